@@ -1,0 +1,253 @@
+/*
+ * bloomsimd.h — the only public header of libbloomsimd.
+ *
+ * A cache-line-blocked Bloom filter with SIMD batch kernels (scalar, SSE4.2,
+ * AVX2, AVX-512, NEON) chosen at run time. Every key touches exactly one
+ * 64-byte block, so a lookup costs at most one cache miss.
+ *
+ * Conventions
+ *   - Every fallible function returns a bloomsimd_status; BLOOMSIMD_OK is 0.
+ *   - The library never aborts, prints or exits. Misuse that cannot be
+ *     reported (a NULL filter passed to a void function) is a documented no-op.
+ *   - Thread safety: a filter is safe for many concurrent readers, or for one
+ *     writer with no readers ("one writer or many readers"). Filters created
+ *     with BLOOMSIMD_CONCURRENT allow any mix of concurrent inserts and
+ *     queries. Functions that take no filter are always thread-safe.
+ *   - Hashing: a byte key hashes as XXH3_64bits_withSeed(key, len, seed); a
+ *     64-bit key hashes as its 8 little-endian bytes. The same seed and
+ *     geometry give the same filter bytes on every CPU and with every kernel.
+ */
+#ifndef BLOOMSIMD_H
+#define BLOOMSIMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(BLOOMSIMD_STATIC_DEFINE)
+#  define BLOOMSIMD_API
+#elif defined(_WIN32)
+#  define BLOOMSIMD_API __declspec(dllimport)
+#else
+#  define BLOOMSIMD_API __attribute__((visibility("default")))
+#endif
+
+/* ======================================================================== */
+/* Version                                                                  */
+/* ======================================================================== */
+
+#define BLOOMSIMD_VERSION_MAJOR 0
+#define BLOOMSIMD_VERSION_MINOR 1
+#define BLOOMSIMD_VERSION_PATCH 0
+#define BLOOMSIMD_VERSION_NUMBER \
+    (BLOOMSIMD_VERSION_MAJOR * 10000 + BLOOMSIMD_VERSION_MINOR * 100 + BLOOMSIMD_VERSION_PATCH)
+
+/* The version of the library actually loaded, as MAJOR*10000+MINOR*100+PATCH. */
+BLOOMSIMD_API unsigned bloomsimd_version_number(void);
+/* The same as "MAJOR.MINOR.PATCH"; a static string. */
+BLOOMSIMD_API const char *bloomsimd_version_string(void);
+
+/* ======================================================================== */
+/* Status codes                                                             */
+/* ======================================================================== */
+
+typedef enum bloomsimd_status {
+    BLOOMSIMD_OK = 0,
+    BLOOMSIMD_ERR_INVALID_ARGUMENT = 1,  /* NULL pointer, NaN, out-of-range value, unknown flag */
+    BLOOMSIMD_ERR_TOO_LARGE = 2,         /* size overflows or exceeds the layout's limits */
+    BLOOMSIMD_ERR_NO_MEMORY = 3,         /* allocation failed */
+    BLOOMSIMD_ERR_KERNEL_UNAVAILABLE = 4,/* unknown kernel name, or this CPU cannot run it */
+    BLOOMSIMD_ERR_IO = 5,                /* a system call failed; errno is kept */
+    BLOOMSIMD_ERR_CORRUPT = 6,           /* serialized data fails validation */
+    BLOOMSIMD_ERR_VERSION = 7,           /* serialized data has an unsupported format version */
+    BLOOMSIMD_ERR_INCOMPATIBLE = 8,      /* two filters differ in geometry or seed */
+    BLOOMSIMD_ERR_READ_ONLY = 9          /* write to a read-only (mapped) filter */
+} bloomsimd_status;
+
+/* A static, human-readable description; "unknown status" for values outside the enum. */
+BLOOMSIMD_API const char *bloomsimd_status_string(bloomsimd_status status);
+
+/* ======================================================================== */
+/* Limits of the layout (see README "Layout" and kernels/layout.h)          */
+/* ======================================================================== */
+
+#define BLOOMSIMD_BLOCK_BYTES 64u              /* one cache line per key */
+#define BLOOMSIMD_BLOCK_BITS 512u
+#define BLOOMSIMD_MAX_K 16u                    /* at most one bit in each 32-bit word */
+#define BLOOMSIMD_MAX_BLOCKS (UINT64_C(1) << 32) /* 256 GiB: the block index is 32 bits */
+#define BLOOMSIMD_MIN_FPR 1e-10                /* below this the FPR model loses precision */
+#define BLOOMSIMD_DEFAULT_FPR 0.01             /* used when options.fpr is 0 */
+#define BLOOMSIMD_DEFAULT_K 7                  /* used when only options.bits is given */
+
+/* ======================================================================== */
+/* Creating and destroying filters                                          */
+/* ======================================================================== */
+
+typedef struct bloomsimd_filter bloomsimd_filter;
+
+/* Flags for bloomsimd_options.flags. */
+/* Every insert path uses lock-free atomic ORs: any number of threads may
+ * insert and query the filter at once. Costs some insert speed. */
+#define BLOOMSIMD_CONCURRENT 0x1u
+/* Never ask the kernel for transparent huge pages, even for large filters. */
+#define BLOOMSIMD_NO_HUGEPAGES 0x2u
+#define BLOOMSIMD_KNOWN_FLAGS (BLOOMSIMD_CONCURRENT | BLOOMSIMD_NO_HUGEPAGES)
+
+/*
+ * Options for bloomsimd_create_with. Zero-initialise, then set what you need:
+ * a zeroed field means "derive it" or "use the default".
+ *
+ *   capacity  expected number of distinct keys. Required unless bits is set.
+ *   fpr       target false-positive rate at capacity, in [BLOOMSIMD_MIN_FPR, 1).
+ *             0 means BLOOMSIMD_DEFAULT_FPR.
+ *   bits      explicit filter size in bits; rounded up to whole 512-bit blocks.
+ *             0 means: the fewest blocks whose modelled FPR at capacity <= fpr.
+ *   k         bits set per key, 1..BLOOMSIMD_MAX_K. 0 means: the k that needs
+ *             the fewest blocks (or, with explicit bits, the lowest modelled FPR
+ *             at capacity; BLOOMSIMD_DEFAULT_K when capacity is 0 too).
+ *   seed      hash seed; 0 is a valid seed and the default.
+ *   kernel    "scalar", "sse42", "avx2", "avx512", "neon", or NULL for the best
+ *             this CPU runs (or the BLOOMSIMD_KERNEL environment variable).
+ *   flags     a combination of BLOOMSIMD_CONCURRENT and BLOOMSIMD_NO_HUGEPAGES.
+ */
+typedef struct bloomsimd_options {
+    uint64_t capacity;
+    double fpr;
+    uint64_t bits;
+    uint32_t k;
+    uint64_t seed;
+    const char *kernel;
+    uint32_t flags;
+} bloomsimd_options;
+
+/*
+ * Creates an empty filter sized for `capacity` keys at false-positive rate
+ * `fpr`, with the default seed and kernel.
+ * Returns BLOOMSIMD_OK and sets *out, or:
+ *   BLOOMSIMD_ERR_INVALID_ARGUMENT  out is NULL, capacity is 0, fpr is NaN,
+ *                                   <= 0, >= 1 or below BLOOMSIMD_MIN_FPR;
+ *   BLOOMSIMD_ERR_TOO_LARGE         the filter would need more than
+ *                                   BLOOMSIMD_MAX_BLOCKS blocks or overflow size_t;
+ *   BLOOMSIMD_ERR_KERNEL_UNAVAILABLE BLOOMSIMD_KERNEL names a kernel this CPU cannot run;
+ *   BLOOMSIMD_ERR_NO_MEMORY         allocation failed.
+ * On any failure *out is set to NULL (when out is not NULL) and nothing leaks.
+ */
+BLOOMSIMD_API bloomsimd_status bloomsimd_create(bloomsimd_filter **out, uint64_t capacity, double fpr);
+
+/*
+ * Creates an empty filter from options (see bloomsimd_options).
+ * Returns what bloomsimd_create returns, plus:
+ *   BLOOMSIMD_ERR_INVALID_ARGUMENT  options is NULL, k > BLOOMSIMD_MAX_K,
+ *                                   unknown flags, or neither capacity nor bits;
+ *   BLOOMSIMD_ERR_KERNEL_UNAVAILABLE options->kernel is unknown or not runnable here.
+ */
+BLOOMSIMD_API bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_options *options);
+
+/* Frees the filter. NULL is a no-op. */
+BLOOMSIMD_API void bloomsimd_destroy(bloomsimd_filter *filter);
+
+/* Removes every key (zeroes all blocks). NULL, or a read-only filter, is a no-op. */
+BLOOMSIMD_API void bloomsimd_clear(bloomsimd_filter *filter);
+
+/* ======================================================================== */
+/* Single keys                                                              */
+/* ======================================================================== */
+
+/* Inserts one key. Returns BLOOMSIMD_OK, BLOOMSIMD_ERR_INVALID_ARGUMENT
+ * (filter NULL, or key NULL with len > 0), or BLOOMSIMD_ERR_READ_ONLY. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_u64(bloomsimd_filter *filter, uint64_t key);
+BLOOMSIMD_API bloomsimd_status bloomsimd_add(bloomsimd_filter *filter, const void *key, size_t len);
+
+/* True if the key may be present, false if it is certainly absent.
+ * False for a NULL filter, or a NULL key with len > 0. */
+BLOOMSIMD_API bool bloomsimd_contains_u64(const bloomsimd_filter *filter, uint64_t key);
+BLOOMSIMD_API bool bloomsimd_contains(const bloomsimd_filter *filter, const void *key, size_t len);
+
+/* ======================================================================== */
+/* Batches (the fast path: hashing and memory accesses are pipelined)      */
+/* ======================================================================== */
+
+/* Inserts n 64-bit keys. keys may be NULL only when n is 0.
+ * Returns BLOOMSIMD_OK, BLOOMSIMD_ERR_INVALID_ARGUMENT or BLOOMSIMD_ERR_READ_ONLY. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *filter, const uint64_t *keys, size_t n);
+
+/* Looks up n 64-bit keys. out[i] = 1 if keys[i] may be present, 0 if it is
+ * certainly absent; out may be NULL. Returns the number of maybe-present keys
+ * (0 for a NULL filter, or NULL keys). */
+BLOOMSIMD_API size_t bloomsimd_contains_batch_u64(const bloomsimd_filter *filter, const uint64_t *keys, size_t n,
+                                                  uint8_t *out);
+
+/* The same for byte keys: keys[i] points at lens[i] bytes (keys[i] may be NULL
+ * when lens[i] is 0). Errors as above; a NULL keys[i] with lens[i] > 0 gives
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT before anything is inserted. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_batch(bloomsimd_filter *filter, const void *const *keys,
+                                                   const size_t *lens, size_t n);
+/* A NULL keys[i] with lens[i] > 0 is reported absent (out[i] = 0). */
+BLOOMSIMD_API size_t bloomsimd_contains_batch(const bloomsimd_filter *filter, const void *const *keys,
+                                              const size_t *lens, size_t n, uint8_t *out);
+
+/* ======================================================================== */
+/* Hashes: hash once, probe many filters with the same seed                 */
+/* ======================================================================== */
+
+/* XXH3_64bits_withSeed(key, len, seed of filter). 0 for a NULL filter. */
+BLOOMSIMD_API uint64_t bloomsimd_hash(const bloomsimd_filter *filter, const void *key, size_t len);
+/* hashes[i] = hash of keys[i] as 8 little-endian bytes. No-op for NULL arguments. */
+BLOOMSIMD_API void bloomsimd_hash_batch_u64(const bloomsimd_filter *filter, const uint64_t *keys, size_t n,
+                                            uint64_t *hashes);
+/* Insert / look up pre-computed hashes. Errors and return values as for the u64 batches. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_hashes(bloomsimd_filter *filter, const uint64_t *hashes, size_t n);
+BLOOMSIMD_API size_t bloomsimd_contains_hashes(const bloomsimd_filter *filter, const uint64_t *hashes, size_t n,
+                                               uint8_t *out);
+
+/* ======================================================================== */
+/* Introspection                                                            */
+/* ======================================================================== */
+
+typedef struct bloomsimd_info {
+    uint64_t capacity;     /* as requested (0 if only bits were given) */
+    double fpr;            /* target FPR: requested, or the model's FPR at capacity */
+    uint64_t bits;         /* blocks * 512 */
+    uint64_t blocks;
+    uint32_t k;
+    uint64_t seed;
+    uint64_t memory_bytes; /* bytes of the bit array */
+    const char *kernel;    /* name of the kernel this filter runs */
+    uint32_t flags;
+} bloomsimd_info;
+
+/* Fills *info. No-op if either pointer is NULL. */
+BLOOMSIMD_API void bloomsimd_get_info(const bloomsimd_filter *filter, bloomsimd_info *info);
+
+/* The layout's exact FPR model for this geometry after `items` distinct keys
+ * (see README "FPR model"). NaN for a NULL filter. */
+BLOOMSIMD_API double bloomsimd_predicted_fpr(const bloomsimd_filter *filter, uint64_t items);
+
+/* ======================================================================== */
+/* Kernels                                                                  */
+/* ======================================================================== */
+
+/* Number of kernels compiled in (including ones this CPU cannot run). */
+BLOOMSIMD_API size_t bloomsimd_kernel_count(void);
+/* Name of kernel i in priority order (best first), or NULL past the end. */
+BLOOMSIMD_API const char *bloomsimd_kernel_name(size_t i);
+/* True if `name` is compiled in and this CPU (and OS) can run it. */
+BLOOMSIMD_API bool bloomsimd_kernel_supported(const char *name);
+/* True if `name` runs through an emulation layer here (NEON via SIMDe on x86):
+ * listed and testable, never auto-selected. */
+BLOOMSIMD_API bool bloomsimd_kernel_emulated(const char *name);
+/* The kernel new filters get when options.kernel is NULL: BLOOMSIMD_KERNEL if
+ * set and runnable, otherwise the best native kernel. NULL if BLOOMSIMD_KERNEL
+ * names a kernel that cannot run here (create then fails with
+ * BLOOMSIMD_ERR_KERNEL_UNAVAILABLE). */
+BLOOMSIMD_API const char *bloomsimd_default_kernel(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLOOMSIMD_H */

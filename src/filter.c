@@ -1,0 +1,99 @@
+/*
+ * filter.c — filter lifecycle and introspection.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../dispatch/dispatch.h"
+#include "../kernels/layout.h"
+#include "internal.h"
+
+bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, uint64_t blocks, uint32_t k, uint64_t seed,
+                                       uint32_t flags, const bloomsimd_kernel *kernel)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    f->kernel = kernel;
+    f->seed = seed;
+    f->flags = flags;
+    f->geometry.nblocks = blocks;
+    f->geometry.k = k;
+    f->geometry.subsets = bloomsimd_subsets(k, &f->geometry.nsubsets);
+    f->geometry.hash_bitflip = bloomsimd_xxh3_bitflip(seed);
+    f->geometry.concurrent = (flags & BLOOMSIMD_CONCURRENT) != 0;
+    return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_options *o)
+{
+    if (out) *out = NULL;
+    if (!out || !o) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+
+    bloomsimd_geometry_choice choice;
+    double target_fpr;
+    bloomsimd_status st = bloomsimd_choose_geometry(o, &choice, &target_fpr);
+    if (st != BLOOMSIMD_OK) return st;
+
+    const bloomsimd_kernel *kernel;
+    st = bloomsimd_select_kernel(o->kernel, &kernel);
+    if (st != BLOOMSIMD_OK) return st;
+
+    bloomsimd_filter *f = malloc(sizeof *f);
+    if (!f) return BLOOMSIMD_ERR_NO_MEMORY;
+    bloomsimd_filter_init(f, choice.blocks, choice.k, o->seed, o->flags, kernel);
+    f->capacity = o->capacity;
+    f->fpr = target_fpr;
+    st = bloomsimd_alloc_bits(f, choice.blocks, o->flags);
+    if (st != BLOOMSIMD_OK) {
+        free(f);
+        return st;
+    }
+    *out = f;
+    return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_create(bloomsimd_filter **out, uint64_t capacity, double fpr)
+{
+    if (out) *out = NULL;
+    /* Unlike options.fpr, 0 is not "default" here: the caller asked for it. */
+    if (!(fpr > 0.0)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (capacity == 0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_options o = {.capacity = capacity, .fpr = fpr};
+    return bloomsimd_create_with(out, &o);
+}
+
+void bloomsimd_destroy(bloomsimd_filter *f)
+{
+    if (!f) return;
+    bloomsimd_free_bits(f);
+    if (f->fd >= 0) close(f->fd);
+    free(f);
+}
+
+void bloomsimd_clear(bloomsimd_filter *f)
+{
+    if (!f || f->read_only) return;
+    memset(f->geometry.words, 0, bloomsimd_filter_bytes(f));
+}
+
+void bloomsimd_get_info(const bloomsimd_filter *f, bloomsimd_info *info)
+{
+    if (!f || !info) return;
+    info->capacity = f->capacity;
+    info->fpr = f->fpr;
+    info->blocks = f->geometry.nblocks;
+    info->bits = f->geometry.nblocks * BLOOMSIMD_BLOCK_BITS;
+    info->k = f->geometry.k;
+    info->seed = f->seed;
+    info->memory_bytes = f->geometry.nblocks * BLOOMSIMD_BLOCK_BYTES;
+    info->kernel = f->kernel->name;
+    info->flags = f->flags;
+}
+
+double bloomsimd_predicted_fpr(const bloomsimd_filter *f, uint64_t items)
+{
+    if (!f) return NAN;
+    return bloomsimd_model_fpr((double)items, (double)f->geometry.nblocks, f->geometry.k);
+}
