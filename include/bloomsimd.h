@@ -246,6 +246,48 @@ BLOOMSIMD_API bool bloomsimd_kernel_emulated(const char *name);
  * BLOOMSIMD_ERR_KERNEL_UNAVAILABLE). */
 BLOOMSIMD_API const char *bloomsimd_default_kernel(void);
 
+/* ======================================================================== */
+/* Persistence (format: docs/FORMAT.md)                                     */
+/* ======================================================================== */
+
+/* Flags for bloomsimd_map. */
+#define BLOOMSIMD_MAP_READ_ONLY 0x0u  /* zero-copy, shareable; adds return BLOOMSIMD_ERR_READ_ONLY */
+#define BLOOMSIMD_MAP_WRITABLE 0x1u   /* inserts go to the file (MAP_SHARED); bloomsimd_sync persists */
+#define BLOOMSIMD_MAP_ACCEPT_UNSYNCED 0x2u /* accept a file whose payload checksum is stale (never synced) */
+
+/* Bytes bloomsimd_serialize writes for this filter (0 for NULL). */
+BLOOMSIMD_API size_t bloomsimd_serialized_size(const bloomsimd_filter *filter);
+/* Writes the filter into buf[0..cap). Returns BLOOMSIMD_OK and *written, or
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT (NULL filter/buf) or BLOOMSIMD_ERR_TOO_LARGE
+ * (cap < bloomsimd_serialized_size). written may be NULL. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *filter, void *buf, size_t cap,
+                                                   size_t *written);
+/* Validates everything, then builds a new filter (default kernel).
+ * BLOOMSIMD_ERR_CORRUPT / _VERSION / _INVALID_ARGUMENT / _NO_MEMORY / _KERNEL_UNAVAILABLE. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_deserialize(bloomsimd_filter **out, const void *buf, size_t len);
+/* Atomic save: temporary file, fsync, rename, fsync of the directory. A crash
+ * leaves the old file or the new one. BLOOMSIMD_ERR_IO keeps errno. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_save(const bloomsimd_filter *filter, const char *path);
+BLOOMSIMD_API bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path);
+/* Maps a saved filter; flags from BLOOMSIMD_MAP_*. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigned flags);
+/* Writable mapping: updates the header checksums and msyncs. Heap filters: no-op. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_sync(bloomsimd_filter *filter);
+
+/* ======================================================================== */
+/* Set operations and estimates                                             */
+/* ======================================================================== */
+
+/* dst |= src / dst &= src. Same blocks, k and seed required, else
+ * BLOOMSIMD_ERR_INCOMPATIBLE; BLOOMSIMD_ERR_READ_ONLY for a read-only dst. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_union(bloomsimd_filter *dst, const bloomsimd_filter *src);
+BLOOMSIMD_API bloomsimd_status bloomsimd_intersect(bloomsimd_filter *dst, const bloomsimd_filter *src);
+/* Estimated number of distinct keys inserted, from bit occupancy (README
+ * "Estimates"). NaN for NULL; +infinity for a saturated filter. */
+BLOOMSIMD_API double bloomsimd_estimate_count(const bloomsimd_filter *filter);
+/* Fraction of bits set, in [0, 1]. NaN for NULL. */
+BLOOMSIMD_API double bloomsimd_fill_ratio(const bloomsimd_filter *filter);
+
 #ifdef __cplusplus
 }
 #endif

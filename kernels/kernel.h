@@ -53,6 +53,10 @@ typedef struct bloomsimd_kernel {
     /* Fused key -> hash -> probe paths. out may be NULL; returns the count of hits. */
     void (*add_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n);
     size_t (*contains_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out);
+    /* Set operations over whole bit arrays (nwords 64-bit words, 64-byte aligned):
+     * dst[i] |= src[i] and dst[i] &= src[i]. */
+    void (*union_words)(uint64_t *dst, const uint64_t *src, size_t nwords);
+    void (*intersect_words)(uint64_t *dst, const uint64_t *src, size_t nwords);
 } bloomsimd_kernel;
 
 #endif /* BLOOMSIMD_KERNEL_H */

@@ -98,6 +98,16 @@ static size_t scalar_contains_u64(const bloomsimd_geometry *g, const uint64_t *k
     return hits;
 }
 
+static void scalar_union_words(uint64_t *dst, const uint64_t *src, size_t nwords)
+{
+    for (size_t i = 0; i < nwords; i++) dst[i] |= src[i];
+}
+
+static void scalar_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwords)
+{
+    for (size_t i = 0; i < nwords; i++) dst[i] &= src[i];
+}
+
 const bloomsimd_kernel bloomsimd_kernel_scalar = {
     .name = "scalar",
     .required_features = 0,
@@ -107,4 +117,6 @@ const bloomsimd_kernel bloomsimd_kernel_scalar = {
     .contains_hashes = scalar_contains_hashes,
     .add_u64 = scalar_add_u64,
     .contains_u64 = scalar_contains_u64,
+    .union_words = scalar_union_words,
+    .intersect_words = scalar_intersect_words,
 };
