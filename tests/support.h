@@ -1,0 +1,29 @@
+/*
+ * support.h — shared helpers for the Criterion suites.
+ */
+#ifndef BLOOMSIMD_TEST_SUPPORT_H
+#define BLOOMSIMD_TEST_SUPPORT_H
+
+#include <bloomsimd.h>
+#include <stdint.h>
+
+/* splitmix64: a fast, well-mixed generator for test keys. */
+static inline uint64_t test_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* The kernel this run is for: BLOOMSIMD_KERNEL, or the default. */
+const char *test_kernel(void);
+
+/* n distinct pseudo-random keys from `stream` (different streams never overlap:
+ * the stream id is mixed into the high bits). Caller frees. */
+uint64_t *test_keys(size_t n, uint64_t stream);
+
+/* A filter on this run's kernel; the test fails if creation fails. */
+bloomsimd_filter *test_filter(const bloomsimd_options *o);
+
+#endif
