@@ -1,0 +1,347 @@
+/*
+ * avx512.c — the AVX-512 (F+BW+DQ+VL) kernel.
+ *
+ * One 64-byte block is exactly one zmm register of 16 32-bit words, so a
+ * probe is: broadcast lo, multiply by the 16 salts (vpmulld), >> 27, 1 << bit
+ * (vpsllvd), then one vptestmd against the block under the k-mask `select`
+ * (lookup: every selected lane has its bit) or one masked OR and store
+ * (insert). Lanes outside `select` never take part, so no mask register or
+ * zeroing is needed for lookups.
+ *
+ * Hashing runs 8 keys per zmm: XXH3's 4..8-byte path is rotates, xors and two
+ * 64x64 multiplies, which AVX-512DQ has natively (vpmullq). The block index
+ * ((h >> 32) * nblocks) >> 32 is vpmuludq on the same register, so hash and
+ * block address of 8 keys come out of ~14 vector instructions.
+ *
+ * Memory schedule (the fused and the hash paths alike): keys are handled in
+ * groups of 8. Group i is hashed, its 8 block addresses are stored in a small
+ * ring and prefetched; group i - AVX512_AHEAD_GROUPS, whose blocks were
+ * prefetched that many groups earlier, is probed. See AVX512_AHEAD_GROUPS for
+ * the measured choice of distance.
+ *
+ * Concurrent filters (g->concurrent):
+ *   - inserts OR only the bits still missing, with one `lock or` per 64-bit
+ *     word that has any (the same relaxed fetch_or as bloomsimd_block_or, so
+ *     filter bytes match scalar exactly);
+ *   - blocks are read with an inline-asm vmovdqa64. The compiler (and TSan)
+ *     do not see a C access, so there is no C data race; the hardware reads
+ *     the aligned block in accesses no narrower than its 8-byte elements.
+ *     Bits only ever go 0 -> 1, so any mix of before/after values a racing
+ *     read can observe is a valid answer ("may or may not see a concurrent
+ *     insert"), exactly as with the scalar kernel's 16 relaxed loads.
+ */
+#include <immintrin.h>
+
+#include "layout.h"
+
+/* Keys per zmm of hashes. */
+#define AVX512_LANES 8u
+
+/* Prefetch distance in groups of 8 keys (distance = 8 * this many keys).
+ * DRAM latency here is ~100-120 ns and a lookup costs ~4-5 ns once memory
+ * bound, so at least ~25 keys must be in flight; the core tracks a few dozen
+ * outstanding L1 misses, and prefetches issued far earlier than needed only
+ * get evicted or queue behind each other. Measured on a 125 MB filter (10^8
+ * keys, README "Kernels"): see the table in the avx512 section there. */
+#ifndef AVX512_AHEAD_GROUPS
+#define AVX512_AHEAD_GROUPS 8u
+#endif
+/* Ring of hashed groups: a power of two larger than the distance. */
+#define AVX512_RING 16u
+_Static_assert(AVX512_RING > AVX512_AHEAD_GROUPS && (AVX512_RING & (AVX512_RING - 1)) == 0,
+               "ring must be a power of two larger than the prefetch distance");
+
+#define AVX512_INLINE static inline __attribute__((always_inline))
+
+/* One group of 8 keys in flight: their hashes and block addresses. */
+typedef struct avx512_slot {
+    uint64_t hash[AVX512_LANES];
+    uint64_t addr[AVX512_LANES];
+} avx512_slot;
+
+/* Per-call constants kept in registers. */
+typedef struct avx512_ctx {
+    __m512i bitflip;     /* XXH3 seed constant, every lane */
+    __m512i base;        /* g->words as an integer, every lane */
+    __m512i nblocks_lo;  /* low 32 bits of nblocks (vpmuludq reads 32 bits) */
+    __m512i nblocks_all; /* all-ones iff nblocks == 2^32: then block = hi */
+    __m512i salts;
+    __m512i ones;
+    const uint16_t *subsets;
+    uint64_t nsubsets;
+} avx512_ctx;
+
+AVX512_INLINE avx512_ctx avx512_context(const bloomsimd_geometry *g)
+{
+    static const uint32_t salts[16] = BLOOMSIMD_SALTS;
+    avx512_ctx c;
+    c.bitflip = _mm512_set1_epi64((long long)g->hash_bitflip);
+    c.base = _mm512_set1_epi64((long long)(uintptr_t)g->words);
+    c.nblocks_lo = _mm512_set1_epi64((long long)(g->nblocks & 0xffffffffu));
+    c.nblocks_all = _mm512_set1_epi64(g->nblocks >> 32 ? -1 : 0);
+    c.salts = _mm512_loadu_si512(salts);
+    c.ones = _mm512_set1_epi32(1);
+    c.subsets = g->subsets;
+    c.nsubsets = g->nsubsets;
+    return c;
+}
+
+/* bloomsimd_xxh3_u64 on 8 lanes. */
+AVX512_INLINE __m512i avx512_xxh3(__m512i key, __m512i bitflip)
+{
+    const __m512i mx2 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH3_MX2);
+    __m512i h = _mm512_xor_si512(_mm512_rol_epi64(key, 32), bitflip);
+    /* 0x96 = a ^ b ^ c */
+    h = _mm512_ternarylogic_epi64(h, _mm512_rol_epi64(h, 49), _mm512_rol_epi64(h, 24), 0x96);
+    h = _mm512_mullo_epi64(h, mx2);
+    h = _mm512_xor_si512(h, _mm512_add_epi64(_mm512_srli_epi64(h, 35), _mm512_set1_epi64(8)));
+    h = _mm512_mullo_epi64(h, mx2);
+    return _mm512_xor_si512(h, _mm512_srli_epi64(h, 28));
+}
+
+/* Address of each lane's block: words + 64 * (((h >> 32) * nblocks) >> 32).
+ * For nblocks = 2^32 the 32-bit multiply sees 0 and the block is hi itself;
+ * ternlog 0xF8 = a | (b & c) merges the two cases without a branch. */
+AVX512_INLINE __m512i avx512_block_addr(const avx512_ctx *c, __m512i h)
+{
+    __m512i hi = _mm512_srli_epi64(h, 32);
+    __m512i scaled = _mm512_srli_epi64(_mm512_mul_epu32(hi, c->nblocks_lo), 32);
+    __m512i block = _mm512_ternarylogic_epi64(scaled, hi, c->nblocks_all, 0xF8);
+    return _mm512_add_epi64(_mm512_slli_epi64(block, 6), c->base);
+}
+
+/* The 16 per-word bits 1 << ((lo * SALT[w]) >> 27), before word selection. */
+AVX512_INLINE __m512i avx512_bits(const avx512_ctx *c, uint32_t lo)
+{
+    __m512i bit_index = _mm512_srli_epi32(_mm512_mullo_epi32(_mm512_set1_epi32((int)lo), c->salts), 27);
+    return _mm512_sllv_epi32(c->ones, bit_index);
+}
+
+AVX512_INLINE __mmask16 avx512_select(const avx512_ctx *c, uint32_t lo)
+{
+    return (__mmask16)c->subsets[((uint64_t)lo * c->nsubsets) >> 32];
+}
+
+/* A block read that is not a C access (see the file comment). */
+AVX512_INLINE __m512i avx512_load_racy(const uint32_t *block)
+{
+    __m512i v;
+    __asm__("vmovdqa64 %1, %0" : "=v"(v) : "m"(*(const __m512i *)(const void *)block));
+    return v;
+}
+
+AVX512_INLINE __m512i avx512_load_block(const uint32_t *block, const int concurrent)
+{
+    return concurrent ? avx512_load_racy(block) : _mm512_load_si512((const void *)block);
+}
+
+AVX512_INLINE unsigned avx512_probe(const avx512_ctx *c, uint64_t hash, const uint32_t *block, const int concurrent)
+{
+    uint32_t lo = (uint32_t)hash;
+    __mmask16 select = avx512_select(c, lo);
+    __mmask16 present = _mm512_mask_test_epi32_mask(select, avx512_load_block(block, concurrent), avx512_bits(c, lo));
+    return present == select;
+}
+
+AVX512_INLINE void avx512_insert(const avx512_ctx *c, uint64_t hash, uint32_t *block, const int concurrent)
+{
+    uint32_t lo = (uint32_t)hash;
+    __mmask16 select = avx512_select(c, lo);
+    __m512i bits = avx512_bits(c, lo);
+    if (!concurrent) {
+        __m512i old = _mm512_load_si512((void *)block);
+        _mm512_store_si512((void *)block, _mm512_mask_or_epi32(old, select, old, bits));
+        return;
+    }
+    /* Only words still missing a bit need a locked OR; ORing just those bits
+     * leaves the same bytes as ORing the whole mask. */
+    __m512i missing = _mm512_maskz_andnot_epi32(select, avx512_load_racy(block), bits);
+    __mmask8 words = _mm512_test_epi64_mask(missing, missing);
+    if (!words) return;
+    uint64_t m[8];
+    _mm512_storeu_si512((void *)m, missing);
+    uint64_t *block64 = (uint64_t *)(void *)block;
+    for (unsigned w = words; w; w &= w - 1) {
+        unsigned i = (unsigned)__builtin_ctz(w);
+        __atomic_fetch_or(&block64[i], m[i], __ATOMIC_RELAXED);
+    }
+}
+
+/* prefetchw is in every AVX-512 CPU; spelled in asm because the kernel is
+ * not compiled with -mprfchw (which __builtin_prefetch(p, 1) would need). */
+AVX512_INLINE void avx512_prefetch(uint64_t addr, const int for_write)
+{
+    const char *p = (const char *)(uintptr_t)addr;
+    if (for_write)
+        __asm__("prefetchw %0" : : "m"(*p));
+    else
+        _mm_prefetch(p, _MM_HINT_T0);
+}
+
+/* Lanes [0, count) of a group starting at src. Masked loads never touch
+ * memory outside the mask, so tails and unaligned arrays are exact. */
+AVX512_INLINE __m512i avx512_load_group(const uint64_t *src, size_t count)
+{
+    if (count >= AVX512_LANES) return _mm512_loadu_si512((const void *)src);
+    return _mm512_maskz_loadu_epi64((__mmask8)((1u << count) - 1u), (const void *)src);
+}
+
+/* Hash (unless the input already is hashes) one group and prefetch its
+ * blocks. Lanes past the end hash a zero and address a real block, so all 8
+ * prefetches are harmless. */
+AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t count, avx512_slot *slot,
+                                const int hashed, const int for_write)
+{
+    __m512i v = avx512_load_group(src, count);
+    __m512i h = hashed ? v : avx512_xxh3(v, c->bitflip);
+    __m512i addr = avx512_block_addr(c, h);
+    _mm512_store_si512((void *)slot->hash, h);
+    _mm512_store_si512((void *)slot->addr, addr);
+    for (unsigned j = 0; j < AVX512_LANES; j++) avx512_prefetch(slot->addr[j], for_write);
+}
+
+/* out[0..count) = the low `count` bits of hits as 0/1 bytes. */
+AVX512_INLINE void avx512_store_hits(uint8_t *out, unsigned hits, size_t count)
+{
+    __m128i bytes = _mm_maskz_mov_epi8((__mmask16)hits, _mm_set1_epi8(1));
+    _mm_mask_storeu_epi8((void *)out, (__mmask16)((1u << count) - 1u), bytes);
+}
+
+/* The whole pipeline. hashed: src holds hashes, not keys. insert: OR blocks,
+ * else test them. The constant flags are folded by always_inline, giving
+ * one straight-line loop per (hashed, insert, concurrent) combination. */
+AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out,
+                                const int hashed, const int insert, const int concurrent)
+{
+    __attribute__((aligned(64))) avx512_slot ring[AVX512_RING];
+    const avx512_ctx ctx = avx512_context(g);
+    const size_t groups = (n + AVX512_LANES - 1) / AVX512_LANES;
+    size_t hits = 0;
+
+    for (size_t i = 0; i < groups && i < AVX512_AHEAD_GROUPS; i++)
+        avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed, insert);
+
+    for (size_t i = 0; i < groups; i++) {
+        size_t ahead = i + AVX512_AHEAD_GROUPS;
+        if (ahead < groups)
+            avx512_stage(&ctx, src + ahead * AVX512_LANES, n - ahead * AVX512_LANES, &ring[ahead % AVX512_RING],
+                         hashed, insert);
+        const avx512_slot *slot = &ring[i % AVX512_RING];
+        size_t first = i * AVX512_LANES;
+        size_t count = n - first < AVX512_LANES ? n - first : AVX512_LANES;
+        if (insert) {
+            if (count == AVX512_LANES) {
+                for (unsigned j = 0; j < AVX512_LANES; j++)
+                    avx512_insert(&ctx, slot->hash[j], (uint32_t *)(uintptr_t)slot->addr[j], concurrent);
+            } else {
+                for (unsigned j = 0; j < count; j++)
+                    avx512_insert(&ctx, slot->hash[j], (uint32_t *)(uintptr_t)slot->addr[j], concurrent);
+            }
+            continue;
+        }
+        unsigned group_hits = 0;
+        if (count == AVX512_LANES) {
+            for (unsigned j = 0; j < AVX512_LANES; j++)
+                group_hits |= avx512_probe(&ctx, slot->hash[j], (const uint32_t *)(uintptr_t)slot->addr[j],
+                                           concurrent)
+                              << j;
+        } else {
+            for (unsigned j = 0; j < count; j++)
+                group_hits |= avx512_probe(&ctx, slot->hash[j], (const uint32_t *)(uintptr_t)slot->addr[j],
+                                           concurrent)
+                              << j;
+        }
+        if (out) avx512_store_hits(out + first, group_hits, count);
+        /* popcount of at most 8 bits without needing -mpopcnt */
+        unsigned x = group_hits - ((group_hits >> 1) & 0x55u);
+        x = (x & 0x33u) + ((x >> 2) & 0x33u);
+        hits += (x + (x >> 4)) & 0x0fu;
+    }
+    return hits;
+}
+
+static void avx512_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uint64_t *hashes)
+{
+    const __m512i flip = _mm512_set1_epi64((long long)bitflip);
+    size_t i = 0;
+    /* Four independent groups per iteration hide the vpmullq latency. */
+    for (; i + 4 * AVX512_LANES <= n; i += 4 * AVX512_LANES) {
+        __m512i a = avx512_xxh3(_mm512_loadu_si512((const void *)(keys + i)), flip);
+        __m512i b = avx512_xxh3(_mm512_loadu_si512((const void *)(keys + i + 8)), flip);
+        __m512i c = avx512_xxh3(_mm512_loadu_si512((const void *)(keys + i + 16)), flip);
+        __m512i d = avx512_xxh3(_mm512_loadu_si512((const void *)(keys + i + 24)), flip);
+        _mm512_storeu_si512((void *)(hashes + i), a);
+        _mm512_storeu_si512((void *)(hashes + i + 8), b);
+        _mm512_storeu_si512((void *)(hashes + i + 16), c);
+        _mm512_storeu_si512((void *)(hashes + i + 24), d);
+    }
+    for (; i < n; i += AVX512_LANES) {
+        size_t count = n - i;
+        __mmask8 m = count >= AVX512_LANES ? (__mmask8)0xff : (__mmask8)((1u << count) - 1u);
+        __m512i h = avx512_xxh3(_mm512_maskz_loadu_epi64(m, (const void *)(keys + i)), flip);
+        _mm512_mask_storeu_epi64((void *)(hashes + i), m, h);
+    }
+}
+
+static void avx512_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
+{
+    if (g->concurrent)
+        avx512_run(g, hashes, n, NULL, 1, 1, 1);
+    else
+        avx512_run(g, hashes, n, NULL, 1, 1, 0);
+}
+
+static size_t avx512_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+{
+    return g->concurrent ? avx512_run(g, hashes, n, out, 1, 0, 1) : avx512_run(g, hashes, n, out, 1, 0, 0);
+}
+
+static void avx512_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
+{
+    if (g->concurrent)
+        avx512_run(g, keys, n, NULL, 0, 1, 1);
+    else
+        avx512_run(g, keys, n, NULL, 0, 1, 0);
+}
+
+static size_t avx512_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    return g->concurrent ? avx512_run(g, keys, n, out, 0, 0, 1) : avx512_run(g, keys, n, out, 0, 0, 0);
+}
+
+/* dst op= src over whole zmm; a masked tail for nwords % 8. */
+AVX512_INLINE void avx512_setop(uint64_t *dst, const uint64_t *src, size_t nwords, const int is_union)
+{
+    size_t i = 0;
+    for (; i + AVX512_LANES <= nwords; i += AVX512_LANES) {
+        __m512i a = _mm512_loadu_si512((const void *)(dst + i));
+        __m512i b = _mm512_loadu_si512((const void *)(src + i));
+        _mm512_storeu_si512((void *)(dst + i), is_union ? _mm512_or_si512(a, b) : _mm512_and_si512(a, b));
+    }
+    if (i < nwords) {
+        __mmask8 m = (__mmask8)((1u << (nwords - i)) - 1u);
+        __m512i a = _mm512_maskz_loadu_epi64(m, (const void *)(dst + i));
+        __m512i b = _mm512_maskz_loadu_epi64(m, (const void *)(src + i));
+        _mm512_mask_storeu_epi64((void *)(dst + i), m, is_union ? _mm512_or_si512(a, b) : _mm512_and_si512(a, b));
+    }
+}
+
+static void avx512_union_words(uint64_t *dst, const uint64_t *src, size_t nwords) { avx512_setop(dst, src, nwords, 1); }
+
+static void avx512_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwords)
+{
+    avx512_setop(dst, src, nwords, 0);
+}
+
+const bloomsimd_kernel bloomsimd_kernel_avx512 = {
+    .name = "avx512",
+    .required_features = BLOOMSIMD_CPU_AVX512,
+    .emulated = false,
+    .hash_u64 = avx512_hash_u64,
+    .add_hashes = avx512_add_hashes,
+    .contains_hashes = avx512_contains_hashes,
+    .add_u64 = avx512_add_u64,
+    .contains_u64 = avx512_contains_u64,
+    .union_words = avx512_union_words,
+    .intersect_words = avx512_intersect_words,
+};
