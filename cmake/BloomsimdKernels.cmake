@@ -4,10 +4,16 @@
 # compiled with exactly those flags (only kernel files get -m flags). Calls
 # are made best-first; the order becomes the dispatch priority. At the end,
 # bloomsimd_write_kernel_list() generates kernel_list.inc for dispatch/.
+set(BLOOMSIMD_ONLY_KERNELS "" CACHE STRING
+    "If set, build only these kernels (e.g. 'scalar;avx2'): for toolchains that lack some ISA")
 set(BLOOMSIMD_KERNEL_SOURCES "" CACHE INTERNAL "")
 set(BLOOMSIMD_KERNEL_NAMES "" CACHE INTERNAL "")
 
 function(bloomsimd_kernel name)
+  if(BLOOMSIMD_ONLY_KERNELS AND NOT name IN_LIST BLOOMSIMD_ONLY_KERNELS AND NOT name STREQUAL "scalar")
+    message(STATUS "kernel '${name}': not in BLOOMSIMD_ONLY_KERNELS, skipped")
+    return()
+  endif()
   set(src "${PROJECT_SOURCE_DIR}/kernels/${name}.c")
   if(NOT EXISTS "${src}")
     message(WARNING "kernel '${name}': ${src} does not exist yet, skipped")
