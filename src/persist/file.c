@@ -1,0 +1,175 @@
+/*
+ * file.c — bloomsimd_save (atomic replace) and bloomsimd_load.
+ *
+ * save writes a temporary file next to the target, fsyncs it, renames it
+ * over the target and fsyncs the directory. rename(2) is atomic within one
+ * file system, so after a crash the path names either the complete old file
+ * or the complete new one; the directory fsync makes the rename itself
+ * durable. Any failure before the rename unlinks the temporary file and
+ * leaves the old file untouched.
+ *
+ * Rejected: mkstemp (creates mode 0600 and ignores the umask, surprising for
+ * a data file); writing in place (a crash tears the file).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "io.h"
+
+/* Attempts at a fresh temporary name before giving up with EEXIST. */
+#define TEMP_NAME_ATTEMPTS 64
+
+static unsigned long temp_counter;
+
+/* "<path>.tmp-<pid>-<counter>-<nanoseconds>", created O_EXCL with mode 0666
+ * (so the umask applies as for any new file). */
+static int create_temp(const char *path, char **name_out)
+{
+    size_t len = strlen(path) + 80;
+    char *name = malloc(len);
+    if (!name) {
+        errno = ENOMEM;
+        return -1;
+    }
+    for (int attempt = 0; attempt < TEMP_NAME_ATTEMPTS; attempt++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        unsigned long n = __atomic_fetch_add(&temp_counter, 1, __ATOMIC_RELAXED);
+        snprintf(name, len, "%s.tmp-%ld-%lu-%ld", path, (long)getpid(), n, (long)ts.tv_nsec);
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            *name_out = name;
+            return fd;
+        }
+        if (errno != EEXIST) break;
+    }
+    int saved = errno;
+    free(name);
+    errno = saved;
+    return -1;
+}
+
+/* fsync of the directory holding path, so the rename is durable. File
+ * systems that cannot sync a directory (EINVAL) have nothing to flush. */
+static int sync_parent_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir;
+    if (!slash) {
+        dir = strdup(".");
+    } else {
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        dir = strndup(path, n);
+    }
+    if (!dir) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    if (fd < 0) return -1;
+    int rc = fsync(fd);
+    if (rc != 0 && errno == EINVAL) rc = 0;
+    bloomsimd_close_keep_errno(fd);
+    return rc;
+}
+
+bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
+{
+    if (!f || !path || !*path) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    char *temp = NULL;
+    int fd = create_temp(path, &temp);
+    if (fd < 0) return errno == ENOMEM ? BLOOMSIMD_ERR_NO_MEMORY : BLOOMSIMD_ERR_IO;
+
+    /* Payload first, header last: the header carries the payload checksum. */
+    uint64_t checksum = 0;
+    bloomsimd_status st = bloomsimd_stream_payload(f, fd, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET, &checksum);
+    if (st == BLOOMSIMD_OK) {
+        uint8_t header[BLOOMSIMD_FORMAT_PAYLOAD_OFFSET];
+        bloomsimd_header h;
+        bloomsimd_header_from_filter(f, checksum, 0, &h);
+        bloomsimd_header_encode(&h, header);
+        if (bloomsimd_pwrite_all(fd, header, sizeof header, 0) != 0 || fsync(fd) != 0) st = BLOOMSIMD_ERR_IO;
+    }
+    if (st != BLOOMSIMD_OK) {
+        int saved = errno;
+        close(fd);
+        unlink(temp);
+        free(temp);
+        errno = saved;
+        return st;
+    }
+    int rc = close(fd);
+    if (rc == 0) rc = rename(temp, path);
+    if (rc != 0) {
+        int saved = errno;
+        unlink(temp);
+        free(temp);
+        errno = saved;
+        return BLOOMSIMD_ERR_IO;
+    }
+    free(temp);
+    /* The new file is in place; only the durability of the rename is left. */
+    return sync_parent_dir(path) == 0 ? BLOOMSIMD_OK : BLOOMSIMD_ERR_IO;
+}
+
+bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path)
+{
+    if (out) *out = NULL;
+    if (!out || !path) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    int fd;
+    uint64_t size;
+    bloomsimd_status st = bloomsimd_open_regular(path, O_RDONLY, &fd, &size);
+    if (st != BLOOMSIMD_OK) return st;
+
+    uint8_t header[BLOOMSIMD_FORMAT_PAYLOAD_OFFSET];
+    size_t want = size < sizeof header ? (size_t)size : sizeof header;
+    ssize_t got = bloomsimd_pread_full(fd, header, want, 0);
+    if (got < 0) {
+        bloomsimd_close_keep_errno(fd);
+        return BLOOMSIMD_ERR_IO;
+    }
+    bloomsimd_header h;
+    st = bloomsimd_header_decode(header, (size_t)got, size, &h);
+    if (st != BLOOMSIMD_OK) {
+        close(fd);
+        return st;
+    }
+
+    bloomsimd_filter *f;
+    st = bloomsimd_filter_from_header(&h, &f);
+    if (st == BLOOMSIMD_OK) {
+        st = bloomsimd_alloc_bits(f, h.blocks, h.filter_flags);
+        if (st != BLOOMSIMD_OK) bloomsimd_destroy(f);
+    }
+    if (st != BLOOMSIMD_OK) {
+        close(fd);
+        return st;
+    }
+    /* Read straight into the bit array: no second copy of a large filter. */
+    got = bloomsimd_pread_full(fd, f->geometry.words, (size_t)h.payload_bytes, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET);
+    if (got < 0) {
+        int saved = errno;
+        close(fd);
+        bloomsimd_destroy(f);
+        errno = saved;
+        return BLOOMSIMD_ERR_IO;
+    }
+    close(fd);
+    /* A file that shrank after fstat is as bad as a short one. */
+    if ((uint64_t)got != h.payload_bytes) st = BLOOMSIMD_ERR_CORRUPT;
+    else st = bloomsimd_payload_verdict(&h, bloomsimd_payload_checksum(f->geometry.words, (size_t)h.payload_bytes),
+                                        false);
+    if (st != BLOOMSIMD_OK) {
+        bloomsimd_destroy(f);
+        return st;
+    }
+    *out = f;
+    return BLOOMSIMD_OK;
+}

@@ -1,0 +1,113 @@
+/*
+ * map.c — bloomsimd_map and bloomsimd_sync: probing a saved file in place.
+ *
+ * The payload starts at offset 4096 of a page-aligned MAP_SHARED mapping, so
+ * blocks stay 64-byte aligned and the kernels run on the file's pages
+ * directly. Read-only mappings use PROT_READ and never write; the core
+ * refuses adds to them (read_only) before any kernel could fault.
+ *
+ * Writable mappings and the DIRTY flag (docs/FORMAT.md "Writable mappings"):
+ * inserts reach the file through the page cache at times we do not control,
+ * while the header's payload checksum is only rewritten by bloomsimd_sync.
+ * So before the first byte can change, map sets DIRTY and msyncs the header;
+ * DIRTY then stays set for as long as the file is mapped writable. A reader
+ * always checks the payload checksum: a match is a consistent file whatever
+ * DIRTY says; a mismatch under DIRTY is "written but not synced", accepted
+ * only with BLOOMSIMD_MAP_ACCEPT_UNSYNCED; a mismatch without DIRTY is
+ * corruption. Rejected: clearing DIRTY in sync, because the next insert
+ * could reach the disk before DIRTY is set again, and a crash would then look
+ * like corruption instead of an unsynced file.
+ *
+ * One writer per file: a writable mapping holds flock(LOCK_EX) on its fd
+ * (released when bloomsimd_destroy closes it); a second writable map fails
+ * with BLOOMSIMD_ERR_IO and errno EWOULDBLOCK. Readers take no lock.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "io.h"
+
+#define KNOWN_MAP_FLAGS (BLOOMSIMD_MAP_WRITABLE | BLOOMSIMD_MAP_ACCEPT_UNSYNCED)
+
+static bloomsimd_status fail_unmap(void *map, size_t bytes, int fd, bloomsimd_status st)
+{
+    int saved = errno;
+    if (map) munmap(map, bytes);
+    close(fd);
+    errno = saved;
+    return st;
+}
+
+bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigned flags)
+{
+    if (out) *out = NULL;
+    if (!out || !path || (flags & ~KNOWN_MAP_FLAGS)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bool writable = (flags & BLOOMSIMD_MAP_WRITABLE) != 0;
+    bool accept_unsynced = (flags & BLOOMSIMD_MAP_ACCEPT_UNSYNCED) != 0;
+
+    int fd;
+    uint64_t size;
+    bloomsimd_status st = bloomsimd_open_regular(path, writable ? O_RDWR : O_RDONLY, &fd, &size);
+    if (st != BLOOMSIMD_OK) return st;
+    if (writable && flock(fd, LOCK_EX | LOCK_NB) != 0) return fail_unmap(NULL, 0, fd, BLOOMSIMD_ERR_IO);
+    /* Too short for a header (also keeps mmap away from length 0). */
+    if (size < BLOOMSIMD_FORMAT_FIXED_BYTES) return fail_unmap(NULL, 0, fd, BLOOMSIMD_ERR_CORRUPT);
+    if (size > SIZE_MAX) return fail_unmap(NULL, 0, fd, BLOOMSIMD_ERR_TOO_LARGE);
+
+    size_t bytes = (size_t)size;
+    void *map = mmap(NULL, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) return fail_unmap(NULL, 0, fd, BLOOMSIMD_ERR_IO);
+
+    uint8_t *header = map;
+    bloomsimd_header h;
+    st = bloomsimd_header_decode(header, bytes, size, &h);
+    if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
+    const uint8_t *payload = header + BLOOMSIMD_FORMAT_PAYLOAD_OFFSET;
+    st = bloomsimd_payload_verdict(&h, bloomsimd_payload_checksum(payload, (size_t)h.payload_bytes),
+                                   accept_unsynced);
+    if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
+
+    if (writable && !(h.state_flags & BLOOMSIMD_FORMAT_STATE_DIRTY)) {
+        bloomsimd_le32_put(header + BLOOMSIMD_HDR_STATE_FLAGS, h.state_flags | BLOOMSIMD_FORMAT_STATE_DIRTY);
+        bloomsimd_header_reseal(header);
+        if (msync(map, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET, MS_SYNC) != 0)
+            return fail_unmap(map, bytes, fd, BLOOMSIMD_ERR_IO);
+    }
+
+    bloomsimd_filter *f;
+    st = bloomsimd_filter_from_header(&h, &f);
+    if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
+    f->storage = BLOOMSIMD_STORAGE_FILE_MAP;
+    f->mapping = map;
+    f->mapping_bytes = bytes;
+    f->geometry.words = (uint32_t *)(void *)(header + BLOOMSIMD_FORMAT_PAYLOAD_OFFSET);
+    f->read_only = !writable;
+    f->fd = fd; /* keeps the writer's lock until bloomsimd_destroy */
+    *out = f;
+    return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_sync(bloomsimd_filter *f)
+{
+    if (!f) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (f->storage != BLOOMSIMD_STORAGE_FILE_MAP || f->read_only) return BLOOMSIMD_OK;
+
+    /* Checksum a snapshot, make the payload durable, then publish the
+     * checksum: if the header reaches the disk, the payload it describes is
+     * already there. Inserts racing with sync leave a mismatch under DIRTY,
+     * which readers see as "unsynced", never as corruption. */
+    uint64_t checksum;
+    bloomsimd_status st = bloomsimd_stream_payload(f, -1, 0, &checksum);
+    if (st != BLOOMSIMD_OK) return st;
+    if (msync(f->mapping, f->mapping_bytes, MS_SYNC) != 0) return BLOOMSIMD_ERR_IO;
+    uint8_t *header = f->mapping;
+    bloomsimd_le64_put(header + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM, checksum);
+    bloomsimd_le32_put(header + BLOOMSIMD_HDR_STATE_FLAGS, BLOOMSIMD_FORMAT_STATE_DIRTY);
+    bloomsimd_header_reseal(header);
+    if (msync(f->mapping, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET, MS_SYNC) != 0) return BLOOMSIMD_ERR_IO;
+    return BLOOMSIMD_OK;
+}
