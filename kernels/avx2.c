@@ -1,0 +1,384 @@
+/*
+ * avx2.c — the AVX2 kernel (compiled with -mavx2 only: no BMI2, no FMA).
+ *
+ * Hashing runs 4 keys per ymm register (64-bit lanes). Probing runs one key
+ * at a time with its block held in two ymm registers (words 0-7 and 8-15):
+ * the 16-lane word mask of kernels/layout.h section 4 is built with two
+ * 32-bit multiplies by the salts, and the whole probe is one 512-bit
+ * AND-NOT / OR. The fused and hash-batch paths are pipelined: keys are
+ * hashed AVX2_DISTANCE keys ahead of the probe and their blocks prefetched,
+ * so that up to AVX2_DISTANCE cache misses are in flight at once.
+ */
+#include <immintrin.h>
+
+#include "layout.h"
+
+/*
+ * Prefetch distance, in keys. Little's law: keys in flight = DRAM latency /
+ * time per key. Random reads into a ~120 MB filter on Zen 5 cost ~100-150 ns
+ * including the (huge-page) TLB walk, and the probe itself costs ~1.5-2 ns,
+ * so ~64 keys keep the memory system saturated. MEASUREMENTS PENDING.
+ */
+#ifndef BLOOMSIMD_AVX2_DISTANCE
+#define BLOOMSIMD_AVX2_DISTANCE 64u
+#endif
+#define AVX2_DISTANCE ((size_t)BLOOMSIMD_AVX2_DISTANCE)
+/* Keys hashed per pipeline step: two ymm of four 64-bit lanes. */
+#define AVX2_GROUP ((size_t)8)
+/* Ring of hashes/block offsets: a power of two holding DISTANCE + GROUP keys. */
+#define AVX2_RING (2 * AVX2_DISTANCE)
+#define AVX2_RING_MASK (AVX2_RING - 1)
+
+_Static_assert(BLOOMSIMD_AVX2_DISTANCE >= 8 && (BLOOMSIMD_AVX2_DISTANCE & (BLOOMSIMD_AVX2_DISTANCE - 1)) == 0,
+               "the prefetch distance must be a power of two >= the group size");
+
+#define AVX2_INLINE static inline __attribute__((always_inline))
+
+/* ---------------------------------------------------------------------------
+ * Hashing: XXH3_64bits_withSeed of 8 LE bytes (bloomsimd_xxh3_u64), 4 lanes.
+ * ------------------------------------------------------------------------ */
+
+/*
+ * a * c mod 2^64 in each 64-bit lane. AVX2 only multiplies 32 x 32 -> 64
+ * (vpmuludq, the low halves of each lane). Writing a = ah*2^32 + al and
+ * c = ch*2^32 + cl:
+ *     a*c = al*cl + ((ah*cl + al*ch) << 32) + ah*ch*2^64
+ * and the last term vanishes mod 2^64, as do the high halves of the two cross
+ * products once shifted left by 32. So three vpmuludq, one shift right, one
+ * shift left and two adds. c_lo / c_hi hold cl / ch in the low half of each lane.
+ */
+AVX2_INLINE __m256i avx2_mul64(__m256i a, __m256i c_lo, __m256i c_hi)
+{
+    __m256i lolo = _mm256_mul_epu32(a, c_lo);
+    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), c_lo), _mm256_mul_epu32(a, c_hi));
+    return _mm256_add_epi64(lolo, _mm256_slli_epi64(cross, 32));
+}
+
+AVX2_INLINE __m256i avx2_xxh3(__m256i key, __m256i bitflip)
+{
+    const __m256i mx2_lo = _mm256_set1_epi64x((long long)(BLOOMSIMD_XXH3_MX2 & 0xffffffffu));
+    const __m256i mx2_hi = _mm256_set1_epi64x((long long)(BLOOMSIMD_XXH3_MX2 >> 32));
+    /* rotl64(x, 24) is a rotation by 3 bytes: out byte j = in byte (j - 3) mod 8. */
+    const __m256i rotl24 = _mm256_setr_epi8(5, 6, 7, 0, 1, 2, 3, 4, 13, 14, 15, 8, 9, 10, 11, 12, /* */
+                                            5, 6, 7, 0, 1, 2, 3, 4, 13, 14, 15, 8, 9, 10, 11, 12);
+    /* rotl64(x, 32) swaps the 32-bit halves of each lane. */
+    __m256i h = _mm256_xor_si256(_mm256_shuffle_epi32(key, 0xb1), bitflip);
+    __m256i r49 = _mm256_or_si256(_mm256_slli_epi64(h, 49), _mm256_srli_epi64(h, 15));
+    h = _mm256_xor_si256(h, _mm256_xor_si256(r49, _mm256_shuffle_epi8(h, rotl24)));
+    h = avx2_mul64(h, mx2_lo, mx2_hi);
+    h = _mm256_xor_si256(h, _mm256_add_epi64(_mm256_srli_epi64(h, 35), _mm256_set1_epi64x(8)));
+    h = avx2_mul64(h, mx2_lo, mx2_hi);
+    return _mm256_xor_si256(h, _mm256_srli_epi64(h, 28));
+}
+
+static void avx2_hash_u64(uint64_t hash_bitflip, const uint64_t *keys, size_t n, uint64_t *hashes)
+{
+    const __m256i bitflip = _mm256_set1_epi64x((long long)hash_bitflip);
+    size_t i = 0;
+    /* Two independent registers per step hide the multiply latency. */
+    for (; i + 8 <= n; i += 8) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(keys + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(keys + i + 4));
+        _mm256_storeu_si256((__m256i *)(void *)(hashes + i), avx2_xxh3(a, bitflip));
+        _mm256_storeu_si256((__m256i *)(void *)(hashes + i + 4), avx2_xxh3(b, bitflip));
+    }
+    if (i + 4 <= n) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(keys + i));
+        _mm256_storeu_si256((__m256i *)(void *)(hashes + i), avx2_xxh3(a, bitflip));
+        i += 4;
+    }
+    for (; i < n; i++) {
+        uint64_t key;
+        memcpy(&key, keys + i, sizeof key); /* keys may be less than 8-byte aligned */
+        uint64_t h = bloomsimd_xxh3_u64(key, hash_bitflip);
+        memcpy(hashes + i, &h, sizeof h);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Block index and in-block mask.
+ * ------------------------------------------------------------------------ */
+
+/* Per-call constants. nblocks == 2^32 does not fit the 32-bit multiplier
+ * lane; then ((h >> 32) * 2^32) >> 32 is just h >> 32 (`full`). */
+typedef struct avx2_ctx {
+    const char *base; /* g->words as bytes: blocks are addressed by byte offset */
+    const uint16_t *subsets;
+    uint64_t nsubsets;
+    uint64_t nblocks;
+    uint64_t bitflip;
+    bool full;
+} avx2_ctx;
+
+static inline avx2_ctx avx2_make_ctx(const bloomsimd_geometry *g)
+{
+    avx2_ctx c = {(const char *)(const void *)g->words, g->subsets, g->nsubsets, g->nblocks, g->hash_bitflip,
+                  g->nblocks > UINT32_MAX};
+    return c;
+}
+
+/* Byte offset of the block of each hash: ((h >> 32) * nblocks >> 32) * 64. */
+AVX2_INLINE __m256i avx2_block_offsets(__m256i h, __m256i nblocks, bool full)
+{
+    __m256i hi = _mm256_srli_epi64(h, 32);
+    __m256i block = full ? hi : _mm256_srli_epi64(_mm256_mul_epu32(hi, nblocks), 32);
+    return _mm256_slli_epi64(block, 6);
+}
+
+static inline uint64_t avx2_block_offset_scalar(const avx2_ctx *c, uint64_t h)
+{
+    return bloomsimd_block_index(h, c->nblocks) * 64u; /* bytes per block */
+}
+
+/*
+ * The 16-word mask of one hash as two ymm (words 0-7, 8-15):
+ *     mask_w = ((select >> w) & 1) << ((lo * SALT[w]) >> 27)
+ * The enable bit is shifted straight into place, so an unselected word gets
+ * 0 << bit = 0 without a compare: srlv, and, mullo, srli, sllv per half.
+ */
+AVX2_INLINE void avx2_block_mask(const avx2_ctx *c, uint64_t h, __m256i *m0, __m256i *m1)
+{
+    static const uint32_t salts[16] = BLOOMSIMD_SALTS;
+    const __m256i salt0 = _mm256_loadu_si256((const __m256i *)(const void *)salts);
+    const __m256i salt1 = _mm256_loadu_si256((const __m256i *)(const void *)(salts + 8));
+    const __m256i lane0 = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i lane1 = _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15);
+    const __m256i one = _mm256_set1_epi32(1);
+    uint32_t lo = (uint32_t)h;
+    uint32_t select = c->subsets[((uint64_t)lo * c->nsubsets) >> 32];
+    __m256i vlo = _mm256_set1_epi32((int)lo);
+    __m256i vsel = _mm256_set1_epi32((int)select);
+    __m256i bit0 = _mm256_srli_epi32(_mm256_mullo_epi32(vlo, salt0), 27);
+    __m256i bit1 = _mm256_srli_epi32(_mm256_mullo_epi32(vlo, salt1), 27);
+    __m256i en0 = _mm256_and_si256(_mm256_srlv_epi32(vsel, lane0), one);
+    __m256i en1 = _mm256_and_si256(_mm256_srlv_epi32(vsel, lane1), one);
+    *m0 = _mm256_sllv_epi32(en0, bit0);
+    *m1 = _mm256_sllv_epi32(en1, bit1);
+}
+
+/* ---------------------------------------------------------------------------
+ * Probe and set one block.
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Concurrent lookups read the block with relaxed 64-bit atomic loads (the
+ * granularity of the atomic ORs below), so racing with inserts is defined
+ * and TSan-clean; a plain vector load would be a data race. Cost: eight
+ * scalar loads and the inserts to rebuild two ymm instead of two vmovdqa.
+ */
+AVX2_INLINE uint8_t avx2_test_block(const avx2_ctx *c, uint64_t offset, __m256i m0, __m256i m1, bool concurrent)
+{
+    const char *block = c->base + offset;
+    __m256i b0, b1;
+    if (concurrent) {
+        const uint64_t *q = (const uint64_t *)(const void *)block;
+        b0 = _mm256_setr_epi64x((long long)__atomic_load_n(q + 0, __ATOMIC_RELAXED),
+                                (long long)__atomic_load_n(q + 1, __ATOMIC_RELAXED),
+                                (long long)__atomic_load_n(q + 2, __ATOMIC_RELAXED),
+                                (long long)__atomic_load_n(q + 3, __ATOMIC_RELAXED));
+        b1 = _mm256_setr_epi64x((long long)__atomic_load_n(q + 4, __ATOMIC_RELAXED),
+                                (long long)__atomic_load_n(q + 5, __ATOMIC_RELAXED),
+                                (long long)__atomic_load_n(q + 6, __ATOMIC_RELAXED),
+                                (long long)__atomic_load_n(q + 7, __ATOMIC_RELAXED));
+    } else {
+        b0 = _mm256_load_si256((const __m256i *)(const void *)block);
+        b1 = _mm256_load_si256((const __m256i *)(const void *)(block + 32));
+    }
+    /* A bit of the mask that is clear in the block survives the AND-NOT. */
+    __m256i missing = _mm256_or_si256(_mm256_andnot_si256(b0, m0), _mm256_andnot_si256(b1, m1));
+    return (uint8_t)_mm256_testz_si256(missing, missing);
+}
+
+/*
+ * Concurrent inserts OR each nonzero 64-bit word with a lock-free relaxed
+ * atomic (as bloomsimd_block_or does): at most k lock-prefixed ORs per key,
+ * each a full barrier on x86 (~10-20 cycles when the line is local).
+ */
+AVX2_INLINE void avx2_set_block(const avx2_ctx *c, uint64_t offset, __m256i m0, __m256i m1, bool concurrent)
+{
+    char *block = (char *)(uintptr_t)(c->base + offset);
+    if (concurrent) {
+        uint64_t *q = (uint64_t *)(void *)block;
+        _Alignas(32) uint64_t m[8];
+        _mm256_store_si256((__m256i *)(void *)m, m0);
+        _mm256_store_si256((__m256i *)(void *)(m + 4), m1);
+        const __m256i zero = _mm256_setzero_si256();
+        unsigned zero0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(m0, zero)));
+        unsigned zero1 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(m1, zero)));
+        unsigned nonzero = ~(zero0 | (zero1 << 4)) & 0xffu;
+        while (nonzero) {
+            unsigned i = (unsigned)__builtin_ctz(nonzero);
+            __atomic_fetch_or(q + i, m[i], __ATOMIC_RELAXED);
+            nonzero &= nonzero - 1;
+        }
+    } else {
+        __m256i *v = (__m256i *)(void *)block;
+        _mm256_store_si256(v, _mm256_or_si256(_mm256_load_si256(v), m0));
+        _mm256_store_si256(v + 1, _mm256_or_si256(_mm256_load_si256(v + 1), m1));
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * The pipeline: stage keys [i, i + count) (hash them if `from_keys`, compute
+ * block offsets, prefetch), then probe keys staged AVX2_DISTANCE earlier.
+ * ------------------------------------------------------------------------ */
+
+typedef struct avx2_ring {
+    _Alignas(32) uint64_t hash[AVX2_RING];
+    _Alignas(32) uint64_t offset[AVX2_RING];
+} avx2_ring;
+
+static inline uint64_t avx2_load_u64(const uint64_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, size_t count, avx2_ring *r,
+                            bool from_keys, bool for_write)
+{
+    size_t slot = i & AVX2_RING_MASK; /* i is a multiple of AVX2_GROUP, so the group is contiguous */
+    if (count == AVX2_GROUP) {
+        const __m256i nblocks = _mm256_set1_epi64x((long long)c->nblocks);
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + 4));
+        if (from_keys) {
+            const __m256i bitflip = _mm256_set1_epi64x((long long)c->bitflip);
+            a = avx2_xxh3(a, bitflip);
+            b = avx2_xxh3(b, bitflip);
+        }
+        _mm256_store_si256((__m256i *)(void *)(r->hash + slot), a);
+        _mm256_store_si256((__m256i *)(void *)(r->hash + slot + 4), b);
+        _mm256_store_si256((__m256i *)(void *)(r->offset + slot), avx2_block_offsets(a, nblocks, c->full));
+        _mm256_store_si256((__m256i *)(void *)(r->offset + slot + 4), avx2_block_offsets(b, nblocks, c->full));
+    } else {
+        for (size_t j = 0; j < count; j++) {
+            uint64_t h = avx2_load_u64(src + i + j);
+            if (from_keys) h = bloomsimd_xxh3_u64(h, c->bitflip);
+            r->hash[slot + j] = h;
+            r->offset[slot + j] = avx2_block_offset_scalar(c, h);
+        }
+    }
+    for (size_t j = 0; j < count; j++) {
+        const char *block = c->base + r->offset[slot + j];
+        if (for_write)
+            __builtin_prefetch(block, 1, 3);
+        else
+            __builtin_prefetch(block, 0, 3);
+    }
+}
+
+static inline size_t avx2_min(size_t a, size_t b) { return a < b ? a : b; }
+
+AVX2_INLINE size_t avx2_lookup_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out,
+                                   bool from_keys, bool concurrent)
+{
+    const avx2_ctx c = avx2_make_ctx(g);
+    avx2_ring r;
+    size_t hits = 0;
+    for (size_t i = 0; i < n && i < AVX2_DISTANCE; i += AVX2_GROUP)
+        avx2_stage(&c, src, i, avx2_min(AVX2_GROUP, n - i), &r, from_keys, false);
+    for (size_t base = 0; base < n; base += AVX2_GROUP) {
+        size_t next = base + AVX2_DISTANCE;
+        if (next < n) avx2_stage(&c, src, next, avx2_min(AVX2_GROUP, n - next), &r, from_keys, false);
+        size_t end = avx2_min(base + AVX2_GROUP, n);
+        for (size_t i = base; i < end; i++) {
+            size_t slot = i & AVX2_RING_MASK;
+            __m256i m0, m1;
+            avx2_block_mask(&c, r.hash[slot], &m0, &m1);
+            uint8_t hit = avx2_test_block(&c, r.offset[slot], m0, m1, concurrent);
+            if (out) out[i] = hit;
+            hits += hit;
+        }
+    }
+    return hits;
+}
+
+AVX2_INLINE void avx2_insert_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, bool from_keys,
+                                 bool concurrent)
+{
+    const avx2_ctx c = avx2_make_ctx(g);
+    avx2_ring r;
+    for (size_t i = 0; i < n && i < AVX2_DISTANCE; i += AVX2_GROUP)
+        avx2_stage(&c, src, i, avx2_min(AVX2_GROUP, n - i), &r, from_keys, true);
+    for (size_t base = 0; base < n; base += AVX2_GROUP) {
+        size_t next = base + AVX2_DISTANCE;
+        if (next < n) avx2_stage(&c, src, next, avx2_min(AVX2_GROUP, n - next), &r, from_keys, true);
+        size_t end = avx2_min(base + AVX2_GROUP, n);
+        for (size_t i = base; i < end; i++) {
+            size_t slot = i & AVX2_RING_MASK;
+            __m256i m0, m1;
+            avx2_block_mask(&c, r.hash[slot], &m0, &m1);
+            avx2_set_block(&c, r.offset[slot], m0, m1, concurrent);
+        }
+    }
+}
+
+/* One instantiation per (input, concurrency) pair keeps the hot loops free
+ * of those branches. */
+static size_t avx2_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+{
+    return g->concurrent ? avx2_lookup_run(g, hashes, n, out, false, true)
+                         : avx2_lookup_run(g, hashes, n, out, false, false);
+}
+
+static size_t avx2_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    return g->concurrent ? avx2_lookup_run(g, keys, n, out, true, true) : avx2_lookup_run(g, keys, n, out, true, false);
+}
+
+static void avx2_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
+{
+    if (g->concurrent)
+        avx2_insert_run(g, hashes, n, false, true);
+    else
+        avx2_insert_run(g, hashes, n, false, false);
+}
+
+static void avx2_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
+{
+    if (g->concurrent)
+        avx2_insert_run(g, keys, n, true, true);
+    else
+        avx2_insert_run(g, keys, n, true, false);
+}
+
+/* ---------------------------------------------------------------------------
+ * Set operations: whole bit arrays, 32 bytes at a time.
+ * ------------------------------------------------------------------------ */
+
+static void avx2_union_words(uint64_t *dst, const uint64_t *src, size_t nwords)
+{
+    size_t i = 0;
+    for (; i + 4 <= nwords; i += 4) {
+        __m256i *d = (__m256i *)(void *)(dst + i);
+        __m256i s = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        _mm256_storeu_si256(d, _mm256_or_si256(_mm256_loadu_si256(d), s));
+    }
+    for (; i < nwords; i++) dst[i] |= src[i];
+}
+
+static void avx2_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwords)
+{
+    size_t i = 0;
+    for (; i + 4 <= nwords; i += 4) {
+        __m256i *d = (__m256i *)(void *)(dst + i);
+        __m256i s = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        _mm256_storeu_si256(d, _mm256_and_si256(_mm256_loadu_si256(d), s));
+    }
+    for (; i < nwords; i++) dst[i] &= src[i];
+}
+
+const bloomsimd_kernel bloomsimd_kernel_avx2 = {
+    .name = "avx2",
+    .required_features = BLOOMSIMD_CPU_AVX2,
+    .emulated = false,
+    .hash_u64 = avx2_hash_u64,
+    .add_hashes = avx2_add_hashes,
+    .contains_hashes = avx2_contains_hashes,
+    .add_u64 = avx2_add_u64,
+    .contains_u64 = avx2_contains_u64,
+    .union_words = avx2_union_words,
+    .intersect_words = avx2_intersect_words,
+};
