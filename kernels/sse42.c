@@ -19,11 +19,7 @@
 
 /*
  * Keys probed per pipeline step, and how many keys ahead a block is
- * prefetched. Measured on Zen 5 with a 10^8-key (120 MB) filter, contains_u64
- * ns/key medians of 7: AHEAD 16: 8.0, 32: 6.6, 64: 5.9, 128: 5.9, 256: 6.1
- * (see the table in the SSE42_AHEAD note below). 64 keys ahead is where the
- * curve flattens: ~64 lines in flight cover ~100 ns DRAM latency at
- * ~1.5 ns/key of compute, and a 64-entry ring (1.5 KiB) stays in L1.
+ * prefetched (measurement pending; see the report for the tuning run).
  */
 #define SSE42_GROUP 8u
 #define SSE42_AHEAD 64u
@@ -92,8 +88,7 @@ static void sse42_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uin
  * value 0x80000000, which is exactly 1u << 31 (tests/the self-check cover
  * every b). 4 instructions: psrld, pand, paddd, cvttps2dq.
  *
- * Rejected because slower (measured, see the report numbers in
- * SSE42_POW2_NOTE below): a pshufb table (broadcast b to the lane's 4 bytes,
+ * Alternative (measurement pending): a pshufb table (broadcast b to the lane's 4 bytes,
  * subtract {0,8,16,24}, saturating-add 0x78 so only the byte holding the bit
  * indexes table[8..15] = 1 << (b & 7), then pshufb): 5 instructions, two on
  * the shuffle port.
