@@ -13,13 +13,99 @@
  *
  * scripts/tsan.sh runs this suite under ThreadSanitizer for every kernel.
  */
-#include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "support.h"
+
+#ifndef BLOOMSIMD_TSAN_STANDALONE
+#include <criterion/criterion.h>
+#else
+/* Criterion cannot start under ThreadSanitizer (its boxfort arena mapping
+ * fails: Criterion issue #274), so scripts/tsan.sh builds this file as a
+ * plain pthread program: the few Criterion macros used here become checks
+ * that print and exit 1, Test() registers a function that main() runs, and
+ * the three tests/support.c helpers are re-stated (same key streams). */
+#include <stdarg.h>
+#include <stdio.h>
+
+/* fmt is "" when the assertion has no message (so no format attribute). */
+static void standalone_check(bool ok, int line, const char *expr, const char *fmt, ...)
+{
+    if (ok) return;
+    fprintf(stderr, "%s:%d: assertion failed: %s\n  ", __FILE__, line, expr);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
+}
+#define cr_assert(cond, ...) standalone_check((cond), __LINE__, #cond, "" __VA_ARGS__)
+#define cr_assert_eq(a, b, ...) standalone_check((a) == (b), __LINE__, #a " == " #b, "" __VA_ARGS__)
+#define cr_assert_not_null(p, ...) standalone_check((p) != NULL, __LINE__, #p " != NULL", "" __VA_ARGS__)
+
+typedef struct standalone_test {
+    void (*fn)(void);
+    const char *name;
+} standalone_test;
+static standalone_test standalone_tests[16];
+static size_t standalone_count;
+
+static void standalone_register(void (*fn)(void), const char *name)
+{
+    if (standalone_count < sizeof standalone_tests / sizeof standalone_tests[0])
+        standalone_tests[standalone_count++] = (standalone_test){fn, name};
+}
+
+#define Test(suite, name)                                                                                          \
+    static void suite##_##name(void);                                                                              \
+    __attribute__((constructor)) static void register_##suite##_##name(void)                                       \
+    {                                                                                                              \
+        standalone_register(suite##_##name, #suite "::" #name);                                                    \
+    }                                                                                                              \
+    static void suite##_##name(void)
+
+const char *test_kernel(void)
+{
+    const char *k = getenv("BLOOMSIMD_KERNEL");
+    return (k && *k) ? k : bloomsimd_default_kernel();
+}
+
+uint64_t *test_keys(size_t n, uint64_t stream)
+{
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    cr_assert_not_null(keys);
+    uint64_t state = stream << 40;
+    for (size_t i = 0; i < n; i++) keys[i] = test_splitmix64(&state);
+    return keys;
+}
+
+bloomsimd_filter *test_filter(const bloomsimd_options *o)
+{
+    bloomsimd_options copy = *o;
+    if (!copy.kernel) copy.kernel = test_kernel();
+    bloomsimd_filter *f = NULL;
+    cr_assert_eq(bloomsimd_create_with(&f, &copy), BLOOMSIMD_OK);
+    return f;
+}
+
+int main(void)
+{
+    const char *k = getenv("BLOOMSIMD_KERNEL");
+    if (k && *k && !bloomsimd_kernel_supported(k)) {
+        fprintf(stderr, "SKIP: kernel '%s' cannot run here\n", k);
+        return 77;
+    }
+    for (size_t i = 0; i < standalone_count; i++) {
+        standalone_tests[i].fn();
+        printf("[PASS] %s (kernel %s)\n", standalone_tests[i].name, test_kernel());
+    }
+    return 0;
+}
+#endif
 
 #define MAX_WRITERS 8
 #define READERS 2
