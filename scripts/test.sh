@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# test.sh — the whole test suite, as CI runs it (README: "Run the tests").
+#
+#   release   gcc, -Werror, every suite once per kernel (+ consumer build, build checks)
+#   clang     clang -Werror build of everything (compile check)
+#   asan      ASan+UBSan build, every suite once per kernel
+#   tsan      TSan build, concurrency tests for every supported kernel (scripts/tsan.sh)
+#   fuzz      libFuzzer on deserialize for FUZZ_SECONDS (default 120) under ASan+UBSan
+#   aarch64   cross-compiled suite under qemu-aarch64 + x86/aarch64 byte-identity (scripts/aarch64-check.sh)
+#   bench     bloomsimd-bench --quick: the benchmark runs and checks its own results (no timing asserted)
+#
+# STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
+# non-zero if any stage fails; a summary with each stage's time is printed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=${BLOOMSIMD_TEST_DIR:-$root/build-test}
+stages=${STAGES:-release clang asan tsan fuzz aarch64 bench}
+export FUZZ_SECONDS=${FUZZ_SECONDS:-120}
+jobs=$(nproc)
+declare -a summary
+failed=0
+
+configure_build() { # dir, cmake args...
+  local dir=$1
+  shift
+  cmake -S "$root" -B "$dir" -G Ninja -DBLOOMSIMD_WERROR=ON "$@" >"$dir.configure.log" 2>&1 &&
+    cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1 ||
+    { tail -50 "$dir.configure.log" "$dir.build.log" 2>/dev/null; return 1; }
+}
+
+stage_release() {
+  configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release &&
+    (cd "$out/release" && ctest -j "$jobs" --output-on-failure --timeout 900)
+}
+stage_clang() {
+  CC=clang configure_build "$out/clang" -DCMAKE_BUILD_TYPE=Release
+}
+stage_asan() {
+  configure_build "$out/asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBLOOMSIMD_SANITIZE=address,undefined \
+    -DBLOOMSIMD_BUILD_BENCH=OFF &&
+    (cd "$out/asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      ctest -j "$jobs" --output-on-failure --timeout 1200 -LE consumer)
+}
+stage_tsan() { bash scripts/tsan.sh; }
+stage_fuzz() { bash scripts/fuzz.sh "$FUZZ_SECONDS"; }
+stage_aarch64() { bash scripts/aarch64-check.sh; }
+stage_bench() {
+  [ -x "$out/release/bench/bloomsimd-bench" ] || configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release
+  "$out/release/bench/bloomsimd-bench" --quick
+}
+
+mkdir -p "$out"
+for s in $stages; do
+  echo "=============== stage: $s"
+  start=$(date +%s)
+  if "stage_$s"; then result=ok; else result=FAILED; failed=1; fi
+  summary+=("$(printf '%-8s %-6s %4ss' "$s" "$result" "$(($(date +%s) - start))")")
+done
+echo "=============== summary"
+printf '%s\n' "${summary[@]}"
+exit $failed
