@@ -1,0 +1,50 @@
+#!/bin/sh
+# fuzz.sh [seconds] — build the deserialize fuzz target with clang under
+# ASan+UBSan and run libFuzzer for a bounded time (default 120 s), seeded
+# from tests/fuzz/corpus. Exits non-zero on any finding (crash, sanitizer
+# report, invariant failure, leak, timeout, OOM) or build failure.
+#
+# New inputs go to $BLOOMSIMD_FUZZ_WORK (default build-fuzz/corpus), never
+# into the committed corpus; crash reproducers go to build-fuzz/artifacts/.
+# Reproduce one with: build-fuzz/tests/fuzz/bloomsimd_fuzz_deserialize <file>
+set -eu
+
+seconds=${1:-120}
+case $seconds in '' | *[!0-9]*) echo "usage: $0 [seconds]" >&2; exit 2 ;; esac
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BLOOMSIMD_FUZZ_BUILD:-$root/build-fuzz}
+work=${BLOOMSIMD_FUZZ_WORK:-$build/corpus}
+artifacts=$build/artifacts
+
+CC=${CC:-clang}
+case $("$CC" --version 2>/dev/null | head -n 1) in
+*clang*) ;;
+*) echo "fuzz.sh: CC=$CC is not clang (libFuzzer needs clang and libclang-rt-dev)" >&2; exit 2 ;;
+esac
+
+CC=$CC cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DBLOOMSIMD_BUILD_FUZZ=ON -DBLOOMSIMD_SANITIZE=address,undefined -DBLOOMSIMD_BUILD_BENCH=OFF >/dev/null
+ninja -C "$build" bloomsimd_fuzz_deserialize bloomsimd_fuzz_replay >/dev/null
+
+mkdir -p "$work" "$artifacts"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+# The committed corpus must pass under the sanitizers before fuzzing starts.
+"$build/tests/fuzz/bloomsimd_fuzz_replay" "$root/tests/fuzz/corpus"
+
+# -max_len: the largest seed is ~4.3 KiB; 16 KiB lets the fuzzer grow files
+# to ~190 blocks. -timeout/-rss_limit_mb turn hangs and blow-ups into findings.
+status=0
+"$build/tests/fuzz/bloomsimd_fuzz_deserialize" "$work" "$root/tests/fuzz/corpus" \
+    -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$artifacts/" -print_final_stats=1 || status=$?
+
+if [ "$status" -ne 0 ]; then
+    echo "fuzz.sh: FINDING (libFuzzer exit $status); reproducers in $artifacts/" >&2
+    exit 1
+fi
+# Everything the fuzzer kept must still satisfy the invariant in replay.
+"$build/tests/fuzz/bloomsimd_fuzz_replay" "$work"
+echo "fuzz.sh: ${seconds}s of fuzzing, no findings"

@@ -1,0 +1,112 @@
+/*
+ * make_corpus.c — writes the seed corpus for fuzz_deserialize into a
+ * directory: small valid files of several geometries, and mutations of them
+ * that each stop at a different validation step (docs/FORMAT.md
+ * "Validation"). Run once and commit the output (tests/fuzz/corpus/):
+ *     ninja bloomsimd_fuzz_make_corpus && ./tests/fuzz/bloomsimd_fuzz_make_corpus <dir>
+ * Uses the scalar kernel, so the bytes do not depend on the machine.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "persist/format.h"
+
+static const char *out_dir;
+
+static void emit(const char *name, const uint8_t *buf, size_t len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", out_dir, name);
+    FILE *fp = fopen(path, "wb");
+    if (!fp || (len && fwrite(buf, 1, len, fp) != len) || fclose(fp) != 0) {
+        fprintf(stderr, "make_corpus: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static uint8_t *valid(uint64_t blocks, uint32_t k, uint64_t seed, uint32_t flags, size_t nkeys, size_t *len)
+{
+    bloomsimd_options o = {.bits = blocks * 512, .k = k, .seed = seed, .capacity = nkeys, .flags = flags,
+                           .kernel = "scalar"};
+    bloomsimd_filter *f;
+    if (bloomsimd_create_with(&f, &o) != BLOOMSIMD_OK) exit(1);
+    for (uint64_t key = 0; key < nkeys; key++) bloomsimd_add_u64(f, key * 0x9E3779B97F4A7C15u);
+    *len = bloomsimd_serialized_size(f);
+    uint8_t *buf = malloc(*len + 64);
+    if (!buf || bloomsimd_serialize(f, buf, *len, NULL) != BLOOMSIMD_OK) exit(1);
+    bloomsimd_destroy(f);
+    return buf;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s <output dir>\n", argv[0]);
+        return 2;
+    }
+    out_dir = argv[1];
+    size_t len;
+    uint8_t *b;
+
+    b = valid(1, 1, 0, 0, 0, &len);
+    emit("valid_1block_k1_empty", b, len);
+    free(b);
+    b = valid(1, 16, 1, 0, 40, &len);
+    emit("valid_1block_k16", b, len);
+    free(b);
+    b = valid(4, 3, UINT64_C(0xfedcba9876543210), BLOOMSIMD_NO_HUGEPAGES, 30, &len);
+    emit("valid_4blocks_k3_nohuge", b, len);
+    free(b);
+
+    b = valid(2, 7, 42, BLOOMSIMD_CONCURRENT, 20, &len);
+    emit("valid_2blocks_k7_concurrent", b, len);
+    /* DIRTY with a matching checksum: accepted. */
+    bloomsimd_le32_put(b + BLOOMSIMD_HDR_STATE_FLAGS, BLOOMSIMD_FORMAT_STATE_DIRTY);
+    bloomsimd_header_reseal(b);
+    emit("valid_dirty_synced", b, len);
+    /* DIRTY with a stale payload: rejected. */
+    b[4096 + 3] ^= 0x40;
+    emit("bad_dirty_unsynced", b, len);
+    b[4096 + 3] ^= 0x40;
+    bloomsimd_le32_put(b + BLOOMSIMD_HDR_STATE_FLAGS, 0);
+    bloomsimd_header_reseal(b);
+
+    emit("bad_empty", b, 0);
+    emit("bad_magic_only", b, 8);
+    emit("bad_fixed_header_only", b, 128);
+    emit("bad_header_only", b, 4096);
+    emit("bad_one_byte_short", b, len - 1);
+    b[len] = 0;
+    emit("bad_one_byte_long", b, len + 1);
+
+    uint8_t *m = malloc(len);
+    /* Each edit below is resealed, so only the field check can reject it. */
+#define MUTATE(name, stmt)                                                                                         \
+    do {                                                                                                           \
+        memcpy(m, b, len);                                                                                         \
+        stmt;                                                                                                      \
+        bloomsimd_header_reseal(m);                                                                                \
+        emit(name, m, len);                                                                                        \
+    } while (0)
+    MUTATE("bad_version_2", bloomsimd_le32_put(m + BLOOMSIMD_HDR_VERSION, 2));
+    MUTATE("bad_layout_2", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYOUT_ID, 2));
+    MUTATE("bad_hash_2", bloomsimd_le32_put(m + BLOOMSIMD_HDR_HASH_ID, 2));
+    MUTATE("bad_k_17", bloomsimd_le32_put(m + BLOOMSIMD_HDR_K, 17));
+    MUTATE("bad_blocks_huge", (bloomsimd_le64_put(m + BLOOMSIMD_HDR_BLOCKS, UINT64_C(1) << 32),
+                               bloomsimd_le64_put(m + BLOOMSIMD_HDR_PAYLOAD_BYTES, UINT64_C(1) << 38)));
+    MUTATE("bad_payload_bytes", bloomsimd_le64_put(m + BLOOMSIMD_HDR_PAYLOAD_BYTES, 64));
+    MUTATE("bad_offset_64", bloomsimd_le32_put(m + BLOOMSIMD_HDR_PAYLOAD_OFFSET, 64));
+    MUTATE("bad_padding", m[2000] = 1);
+    MUTATE("bad_fpr_nan", bloomsimd_le64_put(m + BLOOMSIMD_HDR_FPR, UINT64_C(0x7ff8000000000000)));
+    MUTATE("bad_payload_checksum", m[BLOOMSIMD_HDR_PAYLOAD_CHECKSUM] ^= 1);
+#undef MUTATE
+    memcpy(m, b, len);
+    m[BLOOMSIMD_HDR_HEADER_CHECKSUM] ^= 1;
+    emit("bad_header_checksum", m, len);
+    memset(m, 0, len);
+    emit("bad_zeros", m, len);
+    free(m);
+    free(b);
+    return 0;
+}
