@@ -1,0 +1,125 @@
+/*
+ * main.c — bloomsimd-bench: choose kernels and sizes, run each size, then the
+ * multi-thread, persistence and FPR phases, and print / write the results.
+ * Exit status: 0, 1 on a usage or setup error, 2 if a correctness check failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+/* Default sizes: L1-, L2-, L3- and DRAM-resident at 10 bits/key on typical
+ * caches; 10^8 keys needs ~1.5 GB (keys, five filters, queries). */
+static const uint64_t default_sizes[] = {10000, 100000, 1000000, 10000000, 100000000};
+#define BIG_RUN_BYTES_PER_KEY 16u
+
+static size_t choose_kernels(const bench_options *o, const char **out)
+{
+    size_t n = 0;
+    if (o->kernels_given) {
+        for (size_t i = 0; i < o->nkernels && n < BENCH_MAX_KERNELS; i++) {
+            const char *name = o->kernels[i];
+            bool known = false;
+            for (size_t j = 0; bloomsimd_kernel_name(j); j++) known |= strcmp(bloomsimd_kernel_name(j), name) == 0;
+            if (!known)
+                fprintf(stderr, "note: kernel '%s' is not compiled in; skipped\n", name);
+            else if (!bloomsimd_kernel_supported(name))
+                fprintf(stderr, "note: kernel '%s' is not supported by this CPU; skipped\n", name);
+            else
+                out[n++] = name;
+        }
+        return n;
+    }
+    for (size_t j = 0; bloomsimd_kernel_name(j) && n < BENCH_MAX_KERNELS; j++) {
+        const char *name = bloomsimd_kernel_name(j);
+        if (!bloomsimd_kernel_supported(name)) continue;
+        if (bloomsimd_kernel_emulated(name) && !o->emulated) continue;
+        out[n++] = name;
+    }
+    return n;
+}
+
+static void after_largest(const bench_options *o, const bench_machine *m, const char *kernel, bloomsimd_filter *f,
+                          const bench_workload *w)
+{
+    if (o->threads) bench_thread_rows(o, m, kernel, f, w);
+    bench_persist_rows(o, m, kernel, f, w);
+}
+
+int main(int argc, char **argv)
+{
+    bench_options o;
+    int pr = bench_parse_options(&o, argc, argv);
+    if (pr != 0) return pr > 0 ? 0 : 1;
+
+    bench_machine m;
+    bench_machine_probe(&m);
+    if (o.pin) {
+        /* pin to the last allowed CPU: thread rows use 0..T-1 for the others */
+        int cpu = (int)m.ncpus - 1;
+        if (bench_pin_thread(cpu)) m.pinned_cpu = cpu;
+    }
+    if (o.phase) return bench_run_phase(&o);
+
+    const char *kernels[BENCH_MAX_KERNELS];
+    size_t nk = choose_kernels(&o, kernels);
+    if (nk == 0) {
+        fprintf(stderr, "bloomsimd-bench: no kernel to run\n");
+        return 1;
+    }
+    if (!o.sizes_given) {
+        for (size_t i = 0; i < sizeof default_sizes / sizeof default_sizes[0]; i++) {
+            uint64_t n = default_sizes[i];
+            if (n >= 100000000 && m.mem_available && m.mem_available < n * BIG_RUN_BYTES_PER_KEY + (UINT64_C(1) << 30)) {
+                fprintf(stderr, "note: skipping %llu keys: %llu MiB available, ~%llu MiB needed\n",
+                        (unsigned long long)n, (unsigned long long)(m.mem_available >> 20),
+                        (unsigned long long)((n * BIG_RUN_BYTES_PER_KEY + (UINT64_C(1) << 30)) >> 20));
+                continue;
+            }
+            o.sizes[o.nsizes++] = n;
+        }
+    }
+    if (o.perf) bench_perf_open();
+
+    bench_print_header(&o, &m, kernels, nk);
+    fflush(stdout);
+    uint64_t largest = 0;
+    for (size_t s = 0; s < o.nsizes; s++)
+        if (o.sizes[s] > largest) largest = o.sizes[s];
+    for (size_t s = 0; s < o.nsizes; s++) {
+        bench_workload w;
+        bench_progress(&o, "%llu keys: generating keys", (unsigned long long)o.sizes[s]);
+        if (!bench_workload_make(&w, &o, o.sizes[s])) {
+            fprintf(stderr, "bloomsimd-bench: out of memory for %llu keys; skipped\n", (unsigned long long)o.sizes[s]);
+            continue;
+        }
+        bool last = o.sizes[s] == largest;
+        int best = bench_run_size(&o, &m, kernels, nk, &w, last ? after_largest : NULL);
+        bench_workload_free(&w);
+        bench_print_size(&o, &m, o.sizes[s], kernels, nk, best);
+        fflush(stdout);
+        if (last) largest = 0; /* once, even if listed twice */
+    }
+    bench_print_threads(&o);
+    if (o.fpr_sweep) bench_fpr_sweep(&o, kernels[0]);
+    bench_print_fpr(&o);
+    bench_print_summary(&o, kernels, nk, o.sizes, o.nsizes);
+
+    int status = 0;
+    if (o.csv_path && !bench_write_csv(o.csv_path)) {
+        fprintf(stderr, "bloomsimd-bench: cannot write %s\n", o.csv_path);
+        status = 1;
+    }
+    if (o.json_path && !bench_write_json(o.json_path, &m, &o)) {
+        fprintf(stderr, "bloomsimd-bench: cannot write %s\n", o.json_path);
+        status = 1;
+    }
+    if (o.plot_dir && !bench_plot(&o, kernels, nk, o.sizes, o.nsizes)) status = 1;
+    bench_perf_close();
+    if (bench_check_failures()) {
+        fprintf(stderr, "bloomsimd-bench: %u correctness check(s) FAILED (see above)\n", bench_check_failures());
+        return 2;
+    }
+    return status;
+}

@@ -1,0 +1,112 @@
+/*
+ * ops.c — the measured operations (see ops.h).
+ */
+#include "ops.h"
+
+/* Calls body(pos, count) over `total` keys of keys[0..nkeys) cyclically, in
+ * chunks of at most `batch`. */
+#define FOR_CHUNKS(c, pos, count, body)                                                                            \
+    do {                                                                                                           \
+        size_t done_ = 0, pos = 0;                                                                                 \
+        while (done_ < (c)->total) {                                                                               \
+            size_t count = (c)->total - done_;                                                                     \
+            if (count > (c)->batch) count = (c)->batch;                                                            \
+            if (count > (c)->nkeys - pos) count = (c)->nkeys - pos;                                                \
+            body;                                                                                                  \
+            done_ += count;                                                                                        \
+            pos += count;                                                                                          \
+            if (pos == (c)->nkeys) pos = 0;                                                                        \
+        }                                                                                                          \
+    } while (0)
+
+uint64_t bench_op_insert(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t failures = 0;
+    FOR_CHUNKS(c, pos, count, failures += bloomsimd_add_batch_u64(c->filter, c->keys + pos, count) != BLOOMSIMD_OK);
+    return failures;
+}
+
+uint64_t bench_op_lookup(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count, hits += bloomsimd_contains_batch_u64(c->filter, c->keys + pos, count, c->out));
+    return hits;
+}
+
+uint64_t bench_op_single(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count, for (size_t i = 0; i < count; i++) hits += bloomsimd_contains_u64(c->filter, c->keys[pos + i]));
+    return hits;
+}
+
+uint64_t bench_op_hash(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t x = 0;
+    FOR_CHUNKS(c, pos, count, {
+        bloomsimd_hash_batch_u64(c->filter, c->keys + pos, count, c->hashes);
+        x ^= c->hashes[0] ^ c->hashes[count - 1];
+    });
+    return x;
+}
+
+uint64_t bench_op_add_bytes(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t failures = 0;
+    FOR_CHUNKS(c, pos, count,
+               failures += bloomsimd_add_batch(c->filter, c->bytes->ptrs + pos, c->bytes->lens + pos, count) !=
+                           BLOOMSIMD_OK);
+    return failures;
+}
+
+uint64_t bench_op_lookup_bytes(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count,
+               hits += bloomsimd_contains_batch(c->filter, c->bytes->ptrs + pos, c->bytes->lens + pos, count, c->out));
+    return hits;
+}
+
+uint64_t bench_op_ceiling(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t sum = 0;
+    FOR_CHUNKS(c, pos, count, sum += bench_ceiling_run(&c->ceiling, c->keys + pos, count));
+    return sum;
+}
+
+uint64_t bench_op_classic_insert(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    FOR_CHUNKS(c, pos, count, bench_classic_add(c->classic, c->keys + pos, count));
+    return 0;
+}
+
+uint64_t bench_op_classic_lookup(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count, hits += bench_classic_contains(c->classic, c->keys + pos, count));
+    return hits;
+}
+
+uint64_t bench_op_libbloom_insert(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    FOR_CHUNKS(c, pos, count, bench_libbloom_add(c->libbloom, c->keys + pos, count));
+    return 0;
+}
+
+uint64_t bench_op_libbloom_lookup(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count, hits += bench_libbloom_contains(c->libbloom, c->keys + pos, count));
+    return hits;
+}

@@ -1,0 +1,43 @@
+/*
+ * ops.h — the measured operations, as bench_fn callbacks over one context.
+ *
+ * Every operation walks `total` keys of `keys[0..nkeys)` cyclically, in calls
+ * of at most `batch` keys (so a re-insert of n keys, or 2M lookups into a
+ * 10^4-key filter, both take the same time per call), and returns a count
+ * that depends on the work.
+ */
+#ifndef BLOOMSIMD_BENCH_OPS_H
+#define BLOOMSIMD_BENCH_OPS_H
+
+#include <bloomsimd.h>
+
+#include "bench.h"
+#include "refs.h"
+
+typedef struct bench_op_ctx {
+    bloomsimd_filter *filter;
+    const bench_classic *classic;
+    void *libbloom;
+    bench_ceiling ceiling;
+    const uint64_t *keys;
+    size_t nkeys;
+    size_t total;
+    size_t batch;
+    uint8_t *out;              /* batch bytes, for lookup answers */
+    uint64_t *hashes;          /* batch hashes */
+    const bench_byte_keys *bytes;
+} bench_op_ctx;
+
+uint64_t bench_op_insert(void *ctx);        /* bloomsimd_add_batch_u64 */
+uint64_t bench_op_lookup(void *ctx);        /* bloomsimd_contains_batch_u64; hits */
+uint64_t bench_op_single(void *ctx);        /* bloomsimd_contains_u64 per key; hits */
+uint64_t bench_op_hash(void *ctx);          /* bloomsimd_hash_batch_u64; xor of hashes */
+uint64_t bench_op_add_bytes(void *ctx);     /* bloomsimd_add_batch on byte keys */
+uint64_t bench_op_lookup_bytes(void *ctx);  /* bloomsimd_contains_batch on byte keys; hits */
+uint64_t bench_op_ceiling(void *ctx);
+uint64_t bench_op_classic_insert(void *ctx);
+uint64_t bench_op_classic_lookup(void *ctx);
+uint64_t bench_op_libbloom_insert(void *ctx);
+uint64_t bench_op_libbloom_lookup(void *ctx);
+
+#endif

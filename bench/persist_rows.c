@@ -1,0 +1,125 @@
+/*
+ * persist_rows.c — rows for persistence and set operations, at one size:
+ *   - batched negative lookups on a read-only mapped file (bloomsimd_save +
+ *     bloomsimd_map) against the same filter on the heap, interleaved. The
+ *     mapping is MAP_SHARED page cache (4 KiB pages), the heap filter gets
+ *     transparent huge pages when the kernel allows: the difference is mostly
+ *     TLB misses on large filters;
+ *   - bloomsimd_union throughput in GB/s (of dst) against memcpy of the same
+ *     number of bytes. Union reads two arrays and writes one; memcpy reads one
+ *     and writes one, so ~1.5x memcpy's time is the floor for large filters.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "ops.h"
+#include "run.h"
+
+typedef struct union_ctx {
+    bloomsimd_filter *dst;
+    const bloomsimd_filter *src;
+    void *a;
+    const void *b;
+    size_t bytes;
+} union_ctx;
+
+static uint64_t op_union(void *p)
+{
+    union_ctx *c = p;
+    return bloomsimd_union(c->dst, c->src) != BLOOMSIMD_OK;
+}
+
+static uint64_t op_memcpy(void *p)
+{
+    union_ctx *c = p;
+    memcpy(c->a, c->b, c->bytes);
+    return ((const unsigned char *)c->a)[c->bytes / 2];
+}
+
+static void mapped_rows(const bench_options *o, bloomsimd_filter *filled, const char *kernel, const bench_workload *w)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/bloomsimd-bench-%ld.bsf", dir && *dir ? dir : "/tmp", (long)getpid());
+    double t0 = bench_now_ns();
+    bloomsimd_status st = bloomsimd_save(filled, path);
+    double t1 = bench_now_ns();
+    if (st != BLOOMSIMD_OK) {
+        fprintf(stderr, "note: mapped-file rows skipped: bloomsimd_save(%s): %s\n", path, bloomsimd_status_string(st));
+        return;
+    }
+    size_t bytes = bloomsimd_filter_bytes(filled);
+    bench_result *r = bench_result_add("persist", kernel, "save", w->n, 1,
+                                       (bench_stats){(t1 - t0) / (double)bytes, 0, 0, 1});
+    if (r) r->value = (double)bytes / (t1 - t0), snprintf(r->note, sizeof r->note, "GB/s, fsync included");
+
+    bloomsimd_filter *mapped = NULL;
+    st = bloomsimd_map(&mapped, path, BLOOMSIMD_MAP_READ_ONLY);
+    if (st != BLOOMSIMD_OK) {
+        fprintf(stderr, "note: mapped-file rows skipped: bloomsimd_map: %s\n", bloomsimd_status_string(st));
+        unlink(path);
+        return;
+    }
+    bloomsimd_info mi;
+    bloomsimd_get_info(mapped, &mi);
+    uint8_t *out = malloc(2 * o->batch);
+    if (out) {
+        bench_op_ctx heap = {.filter = filled, .keys = w->absent, .nkeys = w->q, .total = w->q, .batch = o->batch,
+                             .out = out};
+        bench_op_ctx file = heap;
+        file.filter = mapped;
+        file.out = out + o->batch;
+        bench_job jobs[2] = {{bench_op_lookup, &heap, (double)w->q}, {bench_op_lookup, &file, (double)w->q}};
+        bench_measurement m[2];
+        bench_progress(o, "persist: lookups on a mapped file vs heap (%llu keys)", (unsigned long long)w->n);
+        bench_measure_interleaved(o, jobs, 2, m);
+        r = bench_result_add("persist", kernel, "lookup0-heap", w->n, 1, m[0].ns);
+        r = bench_result_add("persist", mi.kernel, "lookup0-mapped", w->n, 1, m[1].ns);
+        if (r) r->value = m[1].ns.median / m[0].ns.median, snprintf(r->note, sizeof r->note, "time vs heap");
+        if (m[0].count != m[1].count)
+            bench_check_failed("mapped file answers %llu hits, heap filter %llu", (unsigned long long)m[1].count,
+                               (unsigned long long)m[0].count);
+        free(out);
+    }
+    bloomsimd_destroy(mapped);
+    unlink(path);
+}
+
+static void union_rows(const bench_options *o, bloomsimd_filter *filled, const char *kernel, const bench_workload *w)
+{
+    bloomsimd_options opt = bench_filter_options(o, w->n, kernel, 0);
+    bloomsimd_filter *dst = NULL;
+    if (bloomsimd_create_with(&dst, &opt) != BLOOMSIMD_OK) return;
+    size_t bytes = bloomsimd_filter_bytes(filled);
+    void *a = malloc(bytes), *b = malloc(bytes);
+    if (a && b) {
+        memset(a, 1, bytes);
+        memset(b, 2, bytes);
+        union_ctx u = {dst, filled, a, b, bytes};
+        bench_job jobs[2] = {{op_union, &u, (double)bytes}, {op_memcpy, &u, (double)bytes}};
+        bench_measurement m[2];
+        bench_progress(o, "persist: union vs memcpy (%zu MiB)", bytes >> 20);
+        bench_measure_interleaved(o, jobs, 2, m);
+        bench_result *r = bench_result_add("persist", kernel, "union", w->n, 1, m[0].ns);
+        if (r) r->value = 1.0 / m[0].ns.median, snprintf(r->note, sizeof r->note, "GB/s; ns per byte");
+        r = bench_result_add("persist", "memcpy", "memcpy", w->n, 1, m[1].ns);
+        if (r) r->value = 1.0 / m[1].ns.median, snprintf(r->note, sizeof r->note, "GB/s; ns per byte");
+        if (m[0].count != 0) bench_check_failed("bloomsimd_union failed");
+        bench_op_ctx c = {.filter = dst, .keys = w->present, .nkeys = w->q, .total = w->q, .batch = o->batch};
+        if (bench_op_lookup(&c) != w->q) bench_check_failed("union: present keys missing from the union");
+    }
+    free(a);
+    free(b);
+    bloomsimd_destroy(dst);
+}
+
+void bench_persist_rows(const bench_options *o, const bench_machine *m, const char *kernel, bloomsimd_filter *filled,
+                        const bench_workload *w)
+{
+    (void)m;
+    mapped_rows(o, filled, kernel, w);
+    union_rows(o, filled, kernel, w);
+}

@@ -1,0 +1,57 @@
+/*
+ * refs.h — the reference rows every kernel is compared with in the same run:
+ * the memory ceiling, a classic k-probe Bloom filter, and Debian's libbloom.
+ */
+#ifndef BLOOMSIMD_BENCH_REFS_H
+#define BLOOMSIMD_BENCH_REFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- ceiling (ceiling.c) ---- */
+typedef void (*bench_hash_fn)(uint64_t hash_bitflip, const uint64_t *keys, size_t n, uint64_t *hashes);
+typedef struct bench_ceiling {
+    const uint64_t *words;  /* the filter's blocks (8 x 64-bit words each) */
+    uint64_t nblocks;
+    uint64_t hash_bitflip;
+    unsigned ahead;         /* prefetch distance in keys: a multiple of 16, <= 128 */
+    bench_hash_fn hash_u64; /* the fastest native kernel's batch hash; NULL = portable */
+} bench_ceiling;
+/* The library's hash (bit-exact, vectorised by the best kernel) and block
+ * index, then one 64-bit read of that block per key, prefetched `ahead` keys
+ * earlier. Returns a sum of the words read. */
+uint64_t bench_ceiling_run(const bench_ceiling *c, const uint64_t *keys, size_t n);
+
+/* ---- classic Bloom filter (classic.c) ---- */
+typedef struct bench_classic {
+    uint64_t *bits;
+    uint64_t nbits;
+    unsigned k;
+    uint64_t hash_bitflip;
+    size_t bytes;
+    bool mapped;
+} bench_classic;
+/* nbits = ceil(n * bits_per_key) rounded up to 512; k = round(bits_per_key * ln 2),
+ * or `k` when non-zero. */
+bool bench_classic_init(bench_classic *c, uint64_t n, double bits_per_key, unsigned k, uint64_t seed);
+void bench_classic_free(bench_classic *c);
+void bench_classic_add(const bench_classic *c, const uint64_t *keys, size_t n);
+/* Number of keys that may be present. */
+uint64_t bench_classic_contains(const bench_classic *c, const uint64_t *keys, size_t n);
+/* The textbook FPR (1 - e^{-kn/m})^k. */
+double bench_classic_formula(double bits_per_key, unsigned k);
+unsigned bench_classic_best_k(double bits_per_key);
+
+/* ---- libbloom (libbloom_ref.c) ---- */
+/* NULL when libbloom was not found at configure time, or it refused the size. */
+bool bench_libbloom_compiled(void);
+void *bench_libbloom_create(uint64_t n, double bits_per_key);
+void bench_libbloom_destroy(void *b);
+void bench_libbloom_add(void *b, const uint64_t *keys, size_t n);
+uint64_t bench_libbloom_contains(void *b, const uint64_t *keys, size_t n);
+/* Its real geometry: hashes (k) and bits per key. */
+unsigned bench_libbloom_k(void *b);
+double bench_libbloom_bits_per_key(void *b, uint64_t n);
+
+#endif

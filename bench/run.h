@@ -1,0 +1,65 @@
+/*
+ * run.h — the phases of a bench run: one filter size across kernels and
+ * references, the multi-thread rows, the persistence/set-operation rows, the
+ * FPR sweep, and the single-phase mode used by cachegrind.sh.
+ */
+#ifndef BLOOMSIMD_BENCH_RUN_H
+#define BLOOMSIMD_BENCH_RUN_H
+
+#include <bloomsimd.h>
+
+#include "bench.h"
+
+/* Keys of one filter size, shared by every phase at that size. */
+typedef struct bench_workload {
+    uint64_t n;
+    uint64_t *inserted; /* n keys, stream 1 */
+    uint64_t *absent;   /* q keys never inserted, stream 2 */
+    uint64_t *half;     /* q queries, 50% present */
+    uint64_t *present;  /* q queries, 100% present */
+    size_t q;
+} bench_workload;
+
+bool bench_workload_make(bench_workload *w, const bench_options *o, uint64_t n);
+void bench_workload_free(bench_workload *w);
+
+/* Options for a filter of n keys as the run is configured. */
+bloomsimd_options bench_filter_options(const bench_options *o, uint64_t n, const char *kernel, uint32_t flags);
+
+/* Counts a failed correctness check (printed on stderr); main exits 2 if any. */
+void bench_check_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+unsigned bench_check_failures(void);
+
+/* Every kernel and reference at size w->n. Returns the index in kernels[] of
+ * the fastest batched negative lookup, or -1. Runs `after` (threads,
+ * persistence) with the best kernel's filled filter while it is alive. */
+typedef void (*bench_after_fn)(const bench_options *o, const bench_machine *m, const char *kernel,
+                               bloomsimd_filter *filled, const bench_workload *w);
+int bench_run_size(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nkernels,
+                   const bench_workload *w, bench_after_fn after);
+
+/* threads.c */
+void bench_thread_rows(const bench_options *o, const bench_machine *m, const char *kernel, bloomsimd_filter *filled,
+                       const bench_workload *w);
+/* persist_rows.c */
+void bench_persist_rows(const bench_options *o, const bench_machine *m, const char *kernel, bloomsimd_filter *filled,
+                        const bench_workload *w);
+/* fpr_sweep.c: measured FPR vs bits/key, library and classic, against models */
+void bench_fpr_sweep(const bench_options *o, const char *kernel);
+/* phase.c: one phase for cachegrind; prints "phase ... count=N" */
+int bench_run_phase(const bench_options *o);
+
+/* table.c */
+void bench_print_header(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nkernels);
+void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n, const char *const *kernels,
+                      size_t nkernels, int best);
+void bench_print_threads(const bench_options *o);
+void bench_print_fpr(const bench_options *o);
+void bench_print_summary(const bench_options *o, const char *const *kernels, size_t nkernels,
+                         const uint64_t *sizes, size_t nsizes);
+
+/* plot.c */
+bool bench_plot(const bench_options *o, const char *const *kernels, size_t nkernels, const uint64_t *sizes,
+                size_t nsizes);
+
+#endif

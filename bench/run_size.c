@@ -1,0 +1,430 @@
+/*
+ * run_size.c — one filter size: every kernel, the ceiling, the classic
+ * filter and libbloom, each operation measured interleaved across them, and
+ * the checks that make the numbers trustworthy:
+ *   - 100%-present lookups find every key (no false negatives);
+ *   - every kernel gives the same counts, hash checksum and filter bytes;
+ *   - every repetition returns the same count.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "dispatch.h" /* the fastest kernel's hash, for the ceiling */
+#include "internal.h" /* filter bytes, for the cross-kernel comparison */
+#include "ops.h"
+#include "run.h"
+
+#define CEILING_SWEEP_COUNT 4u
+static const unsigned ceiling_sweep[CEILING_SWEEP_COUNT] = {16, 32, 64, 128};
+/* Byte-key phases use at most this many keys per repetition. */
+#define BYTE_KEYS_MAX (UINT64_C(1) << 19)
+/* libbloom is ~150-300 ns/key: fewer keys per repetition, and only up to
+ * this filter size by default. */
+#define LIBBLOOM_QUERIES (UINT64_C(1) << 18)
+#define LIBBLOOM_MAX_KEYS UINT64_C(10000000)
+
+static unsigned check_failures;
+
+void bench_check_failed(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("CHECK FAILED: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    check_failures++;
+}
+
+unsigned bench_check_failures(void) { return check_failures; }
+
+bloomsimd_options bench_filter_options(const bench_options *o, uint64_t n, const char *kernel, uint32_t flags)
+{
+    bloomsimd_options opt = {.capacity = n, .k = o->k, .kernel = kernel, .flags = flags};
+    if (o->fpr > 0)
+        opt.fpr = o->fpr;
+    else
+        opt.bits = (uint64_t)ceil((double)n * o->bits_per_key);
+    return opt;
+}
+
+bool bench_workload_make(bench_workload *w, const bench_options *o, uint64_t n)
+{
+    memset(w, 0, sizeof *w);
+    w->n = n;
+    w->q = (size_t)(o->queries ? o->queries : 1);
+    w->inserted = bench_keys((size_t)n, o->seed, 1);
+    w->absent = bench_keys(w->q, o->seed, 2);
+    if (w->inserted && w->absent) {
+        w->half = bench_mixed_queries(w->inserted, (size_t)n, w->absent, w->q, 50, o->seed);
+        w->present = bench_mixed_queries(w->inserted, (size_t)n, w->absent, w->q, 100, o->seed);
+    }
+    if (!w->inserted || !w->absent || !w->half || !w->present) {
+        bench_workload_free(w);
+        return false;
+    }
+    return true;
+}
+
+void bench_workload_free(bench_workload *w)
+{
+    free(w->inserted);
+    free(w->absent);
+    free(w->half);
+    free(w->present);
+    memset(w, 0, sizeof *w);
+}
+
+static uint64_t filter_checksum(const bloomsimd_filter *f)
+{
+    return XXH3_64bits(f->geometry.words, (size_t)f->geometry.nblocks * BLOOMSIMD_BLOCK_BYTES);
+}
+
+static bench_result *record(const char *section, const char *impl, const char *op, uint64_t n,
+                            const bench_measurement *m, double ceiling)
+{
+    bench_result *r = bench_result_add(section, impl, op, n, 1, m->ns);
+    if (!r) return NULL;
+    r->perf = m->perf;
+    if (ceiling > 0) r->ratio = m->ns.median / ceiling;
+    if (!m->counts_agree) bench_check_failed("%s %s at %llu keys: repetitions returned different counts", impl, op,
+                                             (unsigned long long)n);
+    return r;
+}
+
+/* Per-implementation state at one size. */
+typedef struct impl_state {
+    const char *name;
+    bloomsimd_filter *filter;
+    bench_op_ctx ctx;
+} impl_state;
+
+static void set_keys(bench_op_ctx *c, const uint64_t *keys, size_t nkeys, size_t total)
+{
+    c->keys = keys;
+    c->nkeys = nkeys;
+    c->total = total;
+}
+
+static int best_by(const char *op, uint64_t n, const char *const *kernels, size_t nk)
+{
+    int best = -1;
+    double best_ns = INFINITY;
+    for (size_t i = 0; i < nk; i++) {
+        bench_result *r = bench_result_find("kernel", kernels[i], op, n, 1);
+        if (r && r->ns.median < best_ns) best_ns = r->ns.median, best = (int)i;
+    }
+    return best;
+}
+
+/* The ceiling's prefetch distance: the fastest of a short sweep. */
+static unsigned choose_ceiling_ahead(const bench_options *o, bench_op_ctx base)
+{
+    bench_op_ctx ctx[CEILING_SWEEP_COUNT];
+    bench_job jobs[CEILING_SWEEP_COUNT];
+    bench_measurement m[CEILING_SWEEP_COUNT];
+    for (unsigned i = 0; i < CEILING_SWEEP_COUNT; i++) {
+        ctx[i] = base;
+        ctx[i].ceiling.ahead = ceiling_sweep[i];
+        jobs[i] = (bench_job){bench_op_ceiling, &ctx[i], (double)base.total};
+    }
+    bench_options quick = *o;
+    quick.reps = 3;
+    quick.perf = false;
+    bench_measure_interleaved(&quick, jobs, CEILING_SWEEP_COUNT, m);
+    unsigned best = 0;
+    for (unsigned i = 1; i < CEILING_SWEEP_COUNT; i++)
+        if (m[i].ns.median < m[best].ns.median) best = i;
+    return ceiling_sweep[best];
+}
+
+int bench_run_size(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nk,
+                   const bench_workload *w, bench_after_fn after)
+{
+    const uint64_t n = w->n;
+    const size_t q = w->q;
+    impl_state impl[BENCH_MAX_KERNELS];
+    memset(impl, 0, sizeof impl);
+    uint8_t *out = malloc(o->batch);
+    uint64_t *hashes = malloc(o->batch * sizeof *hashes);
+    bench_byte_keys b16 = {0}, b64 = {0};
+    size_t qb = q < BYTE_KEYS_MAX ? q : (size_t)BYTE_KEYS_MAX;
+    bool bytes_ok = bench_byte_keys_make(&b16, w->absent, qb, 16) && bench_byte_keys_make(&b64, w->absent, qb, 64);
+    if (!out || !hashes || !bytes_ok) {
+        fprintf(stderr, "bloomsimd-bench: out of memory at %llu keys\n", (unsigned long long)n);
+        free(out);
+        free(hashes);
+        bench_byte_keys_free(&b16);
+        bench_byte_keys_free(&b64);
+        return -1;
+    }
+    (void)m;
+
+    /* ---- create and fill one filter per kernel ---- */
+    size_t live = 0;
+    uint64_t checksum0 = 0;
+    for (size_t i = 0; i < nk; i++) {
+        bloomsimd_options opt = bench_filter_options(o, n, kernels[i], 0);
+        bloomsimd_filter *f = NULL;
+        bloomsimd_status st = bloomsimd_create_with(&f, &opt);
+        if (st != BLOOMSIMD_OK) {
+            bench_check_failed("create %s filter for %llu keys: %s", kernels[i], (unsigned long long)n,
+                               bloomsimd_status_string(st));
+            continue;
+        }
+        bench_progress(o, "%llu keys: filling %s filter", (unsigned long long)n, kernels[i]);
+        bench_op_ctx fill = {.filter = f, .batch = o->batch};
+        set_keys(&fill, w->inserted, (size_t)n, (size_t)n);
+        double t0 = bench_now_ns();
+        bench_op_insert(&fill);
+        double t1 = bench_now_ns();
+        bench_stats s = {(t1 - t0) / (double)n, (t1 - t0) / (double)n, (t1 - t0) / (double)n, 1};
+        bench_result *r = bench_result_add("kernel", kernels[i], "fill", n, 1, s);
+        if (r) snprintf(r->note, sizeof r->note, "first insert of all keys, page faults included");
+        uint64_t sum = filter_checksum(f);
+        if (live == 0)
+            checksum0 = sum;
+        else if (sum != checksum0)
+            bench_check_failed("%s filter bytes differ from %s's at %llu keys", kernels[i], impl[0].name,
+                               (unsigned long long)n);
+        impl[live].name = kernels[i];
+        impl[live].filter = f;
+        impl[live].ctx = (bench_op_ctx){.filter = f, .batch = o->batch, .out = out, .hashes = hashes};
+        live++;
+    }
+    if (live == 0) {
+        free(out);
+        free(hashes);
+        bench_byte_keys_free(&b16);
+        bench_byte_keys_free(&b64);
+        return -1;
+    }
+    bloomsimd_info info;
+    bloomsimd_get_info(impl[0].filter, &info);
+    const double bpk = (double)info.bits / (double)n;
+
+    /* ---- references: ceiling on the first filter's memory, classic ---- */
+    bench_op_ctx ceiling_ctx = {.batch = o->batch};
+    ceiling_ctx.ceiling = (bench_ceiling){(const uint64_t *)(const void *)impl[0].filter->geometry.words,
+                                          impl[0].filter->geometry.nblocks, impl[0].filter->geometry.hash_bitflip, 64,
+                                          NULL};
+    const bloomsimd_kernel *fastest = bloomsimd_kernel_by_name(bloomsimd_default_kernel());
+    if (fastest) ceiling_ctx.ceiling.hash_u64 = fastest->hash_u64;
+    set_keys(&ceiling_ctx, w->absent, q, q);
+    bench_classic classic;
+    bool have_classic = false;
+    bench_op_ctx classic_ctx = {.batch = o->batch, .classic = &classic};
+    if (o->refs) {
+        ceiling_ctx.ceiling.ahead = choose_ceiling_ahead(o, ceiling_ctx);
+        have_classic = bench_classic_init(&classic, n, bpk, 0, 0);
+        if (have_classic) {
+            bench_progress(o, "%llu keys: filling classic filter (k=%u)", (unsigned long long)n, classic.k);
+            set_keys(&classic_ctx, w->inserted, (size_t)n, (size_t)n);
+            double t0 = bench_now_ns();
+            bench_op_classic_insert(&classic_ctx);
+            double t1 = bench_now_ns();
+            bench_stats s = {(t1 - t0) / (double)n, (t1 - t0) / (double)n, (t1 - t0) / (double)n, 1};
+            bench_result_add("reference", "classic", "fill", n, 1, s);
+        }
+    }
+
+    /* ---- the operations, interleaved across implementations ---- */
+    struct {
+        const char *op;
+        bench_fn fn;
+        const uint64_t *keys;
+        size_t nkeys;
+        bench_fn classic_fn;
+        bool ceiling;
+        bool bytes;
+        const bench_byte_keys *bk;
+    } ops[] = {
+        {"lookup0", bench_op_lookup, w->absent, q, bench_op_classic_lookup, true, false, NULL},
+        {"insert", bench_op_insert, w->inserted, (size_t)n, bench_op_classic_insert, false, false, NULL},
+        {"lookup50", bench_op_lookup, w->half, q, bench_op_classic_lookup, false, false, NULL},
+        {"lookup100", bench_op_lookup, w->present, q, bench_op_classic_lookup, false, false, NULL},
+        {"hash", bench_op_hash, w->absent, q, NULL, false, false, NULL},
+        {"add16", bench_op_add_bytes, NULL, qb, NULL, false, true, &b16},
+        {"lookup16", bench_op_lookup_bytes, NULL, qb, NULL, false, true, &b16},
+        {"add64", bench_op_add_bytes, NULL, qb, NULL, false, true, &b64},
+        {"lookup64", bench_op_lookup_bytes, NULL, qb, NULL, false, true, &b64},
+    };
+    double ceiling_ns = 0;
+    for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
+        bench_job jobs[BENCH_MAX_KERNELS + 2];
+        bench_op_ctx ctx[BENCH_MAX_KERNELS + 2];
+        bench_measurement res[BENCH_MAX_KERNELS + 2];
+        size_t nj = 0;
+        size_t total = ops[oi].bytes ? qb : q;
+        for (size_t i = 0; i < live; i++) {
+            ctx[nj] = impl[i].ctx;
+            set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
+            ctx[nj].bytes = ops[oi].bk;
+            jobs[nj] = (bench_job){ops[oi].fn, &ctx[nj], (double)total};
+            nj++;
+        }
+        int classic_job = -1, ceiling_job = -1;
+        if (have_classic && ops[oi].classic_fn) {
+            ctx[nj] = classic_ctx;
+            set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
+            jobs[nj] = (bench_job){ops[oi].classic_fn, &ctx[nj], (double)total};
+            classic_job = (int)nj++;
+        }
+        if (o->refs && ops[oi].ceiling) {
+            ctx[nj] = ceiling_ctx;
+            jobs[nj] = (bench_job){bench_op_ceiling, &ctx[nj], (double)total};
+            ceiling_job = (int)nj++;
+        }
+        bench_progress(o, "%llu keys: %s (%zu implementations, %u reps)", (unsigned long long)n, ops[oi].op, nj,
+                       o->reps);
+        bench_measure_interleaved(o, jobs, nj, res);
+        if (ceiling_job >= 0) {
+            ceiling_ns = res[ceiling_job].ns.median;
+            bench_result *r = record("ceiling", "ceiling", "lookup0", n, &res[ceiling_job], 0);
+            if (r) snprintf(r->note, sizeof r->note, "prefetch %u keys ahead", ctx[ceiling_job].ceiling.ahead);
+        }
+        bool vs_ceiling = strncmp(ops[oi].op, "lookup", 6) == 0 || strcmp(ops[oi].op, "insert") == 0;
+        for (size_t i = 0; i < live; i++) {
+            bench_result *r = record("kernel", impl[i].name, ops[oi].op, n, &res[i],
+                                     vs_ceiling && !ops[oi].bytes ? ceiling_ns : 0);
+            /* identical answers across kernels, and no false negatives */
+            if (res[i].count != res[0].count)
+                bench_check_failed("%s %s at %llu keys: count %llu, %s gave %llu", impl[i].name, ops[oi].op,
+                                   (unsigned long long)n, (unsigned long long)res[i].count, impl[0].name,
+                                   (unsigned long long)res[0].count);
+            if (r && strcmp(ops[oi].op, "lookup0") == 0) r->value = (double)res[i].count / (double)q;
+        }
+        if (classic_job >= 0) {
+            bench_result *r = record("reference", "classic", ops[oi].op, n, &res[classic_job], ceiling_ns);
+            if (r) snprintf(r->note, sizeof r->note, "k=%u, %.2f bits/key, pipelined", classic.k,
+                            (double)classic.nbits / (double)n);
+            if (r && strcmp(ops[oi].op, "lookup0") == 0) r->value = (double)res[classic_job].count / (double)q;
+            if (strcmp(ops[oi].op, "lookup100") == 0 && res[classic_job].count != q)
+                bench_check_failed("classic: %llu of %zu present keys found", (unsigned long long)res[classic_job].count,
+                                   q);
+        }
+        if (strcmp(ops[oi].op, "lookup100") == 0 && res[0].count != q)
+            bench_check_failed("false negatives at %llu keys: %llu of %zu present keys found", (unsigned long long)n,
+                               (unsigned long long)res[0].count, q);
+        if ((strcmp(ops[oi].op, "lookup16") == 0 || strcmp(ops[oi].op, "lookup64") == 0) && res[0].count != qb)
+            bench_check_failed("byte keys at %llu keys: %llu of %zu inserted keys found", (unsigned long long)n,
+                               (unsigned long long)res[0].count, qb);
+        if ((strcmp(ops[oi].op, "insert") == 0 || strncmp(ops[oi].op, "add", 3) == 0) && res[0].count != 0)
+            bench_check_failed("%s at %llu keys: %llu batch calls failed", ops[oi].op, (unsigned long long)n,
+                               (unsigned long long)res[0].count);
+        /* the u64 lookups are done before any byte key is added: FPR is measured on the pure filter */
+    }
+    /* hashes: bit-exact across kernels (full checksum, outside the timing) */
+    {
+        uint64_t *all = malloc(q * sizeof *all);
+        uint64_t first = 0;
+        for (size_t i = 0; all && i < live; i++) {
+            bloomsimd_hash_batch_u64(impl[i].filter, w->absent, q, all);
+            uint64_t sum = XXH3_64bits(all, q * sizeof *all);
+            if (i == 0) first = sum;
+            else if (sum != first) bench_check_failed("%s hashes differ from %s's", impl[i].name, impl[0].name);
+        }
+        free(all);
+    }
+
+    /* single-key lookups take the same path whatever the kernel: measure once */
+    {
+        bench_op_ctx c = impl[0].ctx;
+        set_keys(&c, w->absent, q, q);
+        bench_progress(o, "%llu keys: single-key lookups", (unsigned long long)n);
+        bench_measurement r = bench_measure(o, bench_op_single, &c, (double)q);
+        bench_result *rr = record("kernel", "any", "single", n, &r, ceiling_ns);
+        if (rr) snprintf(rr->note, sizeof rr->note, "bloomsimd_contains_u64, one key per call");
+    }
+
+    /* ---- FPR of this size ---- */
+    {
+        bench_result *lk = bench_result_find("kernel", impl[0].name, "lookup0", n, 1);
+        bench_stats none = {0, 0, 0, 0};
+        bench_result *r = bench_result_add("fpr", "bloomsimd", "measured", n, 1, none);
+        if (r && lk) {
+            r->value = lk->value;
+            snprintf(r->note, sizeof r->note, "bits/key=%.3f k=%u target=%.6g model=%.6g q=%zu", bpk, info.k,
+                     info.fpr, bloomsimd_predicted_fpr(impl[0].filter, n), q);
+        }
+        r = bench_result_add("fpr", "bloomsimd", "model", n, 1, none);
+        if (r) r->value = bloomsimd_predicted_fpr(impl[0].filter, n), snprintf(r->note, sizeof r->note, "k=%u", info.k);
+        r = bench_result_add("fpr", "bloomsimd", "target", n, 1, none);
+        if (r) r->value = info.fpr;
+        if (have_classic) {
+            bench_result *cl = bench_result_find("reference", "classic", "lookup0", n, 1);
+            r = bench_result_add("fpr", "classic", "measured", n, 1, none);
+            if (r && cl) r->value = cl->value, snprintf(r->note, sizeof r->note, "k=%u", classic.k);
+            r = bench_result_add("fpr", "classic", "formula", n, 1, none);
+            if (r) r->value = bench_classic_formula((double)classic.nbits / (double)n, classic.k);
+        }
+    }
+
+    /* ---- libbloom: one key per call, slow, so fewer keys ---- */
+    if (o->refs && o->libbloom && bench_libbloom_compiled() && n <= LIBBLOOM_MAX_KEYS) {
+        void *lb = bench_libbloom_create(n, bpk);
+        if (lb) {
+            size_t ql = q < LIBBLOOM_QUERIES ? q : (size_t)LIBBLOOM_QUERIES;
+            bench_progress(o, "%llu keys: filling libbloom (%.0f ms expected)", (unsigned long long)n, (double)n * 3e-4);
+            bench_op_ctx c = {.libbloom = lb, .batch = o->batch};
+            set_keys(&c, w->inserted, (size_t)n, (size_t)n);
+            double t0 = bench_now_ns();
+            bench_op_libbloom_insert(&c);
+            double t1 = bench_now_ns();
+            bench_stats s = {(t1 - t0) / (double)n, (t1 - t0) / (double)n, (t1 - t0) / (double)n, 1};
+            bench_result_add("reference", "libbloom", "fill", n, 1, s);
+            char note[64];
+            snprintf(note, sizeof note, "k=%u, %.2f bits/key, one key per call", bench_libbloom_k(lb),
+                     bench_libbloom_bits_per_key(lb, n));
+            struct {
+                const char *op;
+                bench_fn fn;
+                const uint64_t *keys;
+                size_t nkeys;
+            } lops[] = {{"insert", bench_op_libbloom_insert, w->inserted, (size_t)n},
+                        {"lookup0", bench_op_libbloom_lookup, w->absent, ql},
+                        {"lookup50", bench_op_libbloom_lookup, w->half, ql},
+                        {"lookup100", bench_op_libbloom_lookup, w->present, ql}};
+            bench_options few = *o;
+            if (few.reps > 3) few.reps = 3;
+            for (size_t i = 0; i < sizeof lops / sizeof lops[0]; i++) {
+                set_keys(&c, lops[i].keys, lops[i].nkeys, ql);
+                bench_progress(o, "%llu keys: libbloom %s", (unsigned long long)n, lops[i].op);
+                bench_measurement r = bench_measure(&few, lops[i].fn, &c, (double)ql);
+                bench_result *rr = record("reference", "libbloom", lops[i].op, n, &r, ceiling_ns);
+                if (rr) snprintf(rr->note, sizeof rr->note, "%s", note);
+                if (rr && strcmp(lops[i].op, "lookup0") == 0) rr->value = (double)r.count / (double)ql;
+                if (strcmp(lops[i].op, "lookup100") == 0 && r.count != ql)
+                    bench_check_failed("libbloom: %llu of %zu present keys found", (unsigned long long)r.count, ql);
+            }
+            bench_stats none = {0, 0, 0, 0};
+            bench_result *lk = bench_result_find("reference", "libbloom", "lookup0", n, 1);
+            bench_result *r = bench_result_add("fpr", "libbloom", "measured", n, 1, none);
+            if (r && lk) r->value = lk->value, snprintf(r->note, sizeof r->note, "%s", note);
+            bench_libbloom_destroy(lb);
+        }
+    }
+
+    int best = best_by("lookup0", n, kernels, nk);
+    if (after && best >= 0) {
+        bloomsimd_filter *bf = NULL;
+        for (size_t i = 0; i < live; i++)
+            if (strcmp(impl[i].name, kernels[best]) == 0) bf = impl[i].filter;
+        /* free the others first: the after-phases allocate more filters */
+        for (size_t i = 0; i < live; i++)
+            if (impl[i].filter != bf) bloomsimd_destroy(impl[i].filter), impl[i].filter = NULL;
+        if (have_classic) bench_classic_free(&classic), have_classic = false;
+        after(o, m, kernels[best], bf, w);
+    }
+    for (size_t i = 0; i < live; i++) bloomsimd_destroy(impl[i].filter);
+    if (have_classic) bench_classic_free(&classic);
+    free(out);
+    free(hashes);
+    bench_byte_keys_free(&b16);
+    bench_byte_keys_free(&b64);
+    return best;
+}

@@ -1,0 +1,96 @@
+/*
+ * stats.c — timing: a monotonic clock, one warm-up then N timed repetitions,
+ * reported as the median (robust to the noise of a shared machine) with the
+ * min and max as the spread.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bench.h"
+
+double bench_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+bench_stats bench_summarize(double *samples, unsigned reps)
+{
+    bench_stats s = {0, 0, 0, reps};
+    if (reps == 0) return s;
+    qsort(samples, reps, sizeof *samples, compare_double);
+    s.min = samples[0];
+    s.max = samples[reps - 1];
+    s.median = (reps & 1u) ? samples[reps / 2] : 0.5 * (samples[reps / 2 - 1] + samples[reps / 2]);
+    return s;
+}
+
+#define MAX_REPS 1000u
+#define MAX_JOBS 32u
+
+void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, size_t njobs, bench_measurement *out)
+{
+    static double samples[MAX_JOBS][MAX_REPS];
+    uint64_t first[MAX_JOBS];
+    bench_counters sum[MAX_JOBS];
+    unsigned reps = o->reps < 1 ? 1 : (o->reps > MAX_REPS ? MAX_REPS : o->reps);
+    if (njobs > MAX_JOBS) njobs = MAX_JOBS;
+    /* warm-up: page faults, caches, branch predictors */
+    for (size_t j = 0; j < njobs; j++) {
+        first[j] = jobs[j].fn(jobs[j].ctx);
+        out[j] = (bench_measurement){.counts_agree = true, .count = first[j]};
+        sum[j] = (bench_counters){0, 0, 0, 0, 0};
+    }
+    for (unsigned r = 0; r < reps; r++) {
+        for (size_t j = 0; j < njobs; j++) {
+            if (o->perf) bench_perf_start();
+            double t0 = bench_now_ns();
+            uint64_t c = jobs[j].fn(jobs[j].ctx);
+            double t1 = bench_now_ns();
+            if (o->perf) {
+                bench_counters p = bench_perf_stop(jobs[j].keys);
+                sum[j].cycles += p.cycles / reps;
+                sum[j].instructions += p.instructions / reps;
+                sum[j].l1d_misses += p.l1d_misses / reps;
+                sum[j].llc_misses += p.llc_misses / reps;
+                sum[j].dtlb_misses += p.dtlb_misses / reps;
+            }
+            samples[j][r] = (t1 - t0) / (jobs[j].keys > 0 ? jobs[j].keys : 1);
+            if (c != first[j]) out[j].counts_agree = false;
+            out[j].count = c;
+        }
+    }
+    for (size_t j = 0; j < njobs; j++) {
+        out[j].ns = bench_summarize(samples[j], reps);
+        /* a counter that was unavailable reads -1 every time: keep it negative */
+        out[j].perf = o->perf ? sum[j] : (bench_counters){-1, -1, -1, -1, -1};
+    }
+}
+
+bench_measurement bench_measure(const bench_options *o, bench_fn fn, void *ctx, double keys)
+{
+    bench_job job = {fn, ctx, keys};
+    bench_measurement m;
+    bench_measure_interleaved(o, &job, 1, &m);
+    return m;
+}
+
+void bench_progress(const bench_options *o, const char *fmt, ...)
+{
+    if (o->quiet) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("[bench] ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}

@@ -1,0 +1,294 @@
+/*
+ * table.c — the aligned stdout report: header, one table per filter size
+ * (best kernel marked with '*'), threads, persistence, FPR, and the issue's
+ * target figures computed from this run. A trailing '~' marks a noisy cell:
+ * (max - min) > 25% of the median.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bloomsimd.h>
+
+#include "run.h"
+
+static const char *const size_ops[] = {"insert", "lookup0", "lookup50", "lookup100", "hash",
+                                       "add16",  "lookup16", "add64",   "lookup64"};
+#define NOPS (sizeof size_ops / sizeof size_ops[0])
+
+static void fmt_ns(char *buf, size_t cap, const bench_result *r)
+{
+    if (!r || r->ns.reps == 0) {
+        snprintf(buf, cap, "-");
+        return;
+    }
+    double v = r->ns.median;
+    bool noisy = r->ns.reps > 1 && (r->ns.max - r->ns.min) > 0.25 * v;
+    snprintf(buf, cap, v < 10 ? "%.2f%s" : v < 100 ? "%.1f%s" : "%.0f%s", v, noisy ? "~" : "");
+}
+
+static void fmt_ratio(char *buf, size_t cap, const bench_result *r)
+{
+    if (!r || r->ratio <= 0)
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%.2fx", r->ratio);
+}
+
+static void fmt_keys(char *buf, size_t cap, uint64_t n)
+{
+    double l = log10((double)n);
+    if (n >= 1000 && fabs(l - round(l)) < 1e-9)
+        snprintf(buf, cap, "10^%d", (int)round(l));
+    else
+        snprintf(buf, cap, "%llu", (unsigned long long)n);
+}
+
+void bench_print_header(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nk)
+{
+    printf("bloomsimd-bench %s\n", bloomsimd_version_string());
+    printf("CPU     %s, %u CPUs; %s\n", m->cpu_model, m->ncpus, m->cpu_flags);
+    printf("caches  L1D %llu KiB, L2 %llu KiB, L3 %llu MiB; THP %s; %s\n",
+           (unsigned long long)(m->cache_bytes[1] >> 10), (unsigned long long)(m->cache_bytes[2] >> 10),
+           (unsigned long long)(m->cache_bytes[3] >> 20), m->thp,
+           m->pinned_cpu >= 0 ? "main thread pinned" : "not pinned");
+    printf("kernels");
+    for (size_t i = 0; i < nk; i++)
+        printf(" %s%s", kernels[i], bloomsimd_kernel_emulated(kernels[i]) ? "(emulated)" : "");
+    const char *dk = bloomsimd_default_kernel();
+    printf("; library default: %s\n", dk ? dk : "none");
+    if (o->fpr > 0)
+        printf("filters sized for FPR %g by the layout model", o->fpr);
+    else
+        printf("filters at %.2f bits/key", o->bits_per_key);
+    printf("; batches of %zu keys; %llu keys per repetition; median of %u reps (after a warm-up)\n", o->batch,
+           (unsigned long long)o->queries, o->reps);
+    printf("cells: ns/key, median; '~' = noisy (max-min > 25%% of median). ceiling = hash + block index + one\n"
+           "prefetched 64-byte read per key; 'x ceil' = ns/key / ceiling's batched negative lookup.\n");
+}
+
+void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n, const char *const *kernels,
+                      size_t nk, int best)
+{
+    (void)o;
+    char keys[32];
+    fmt_keys(keys, sizeof keys, n);
+    bench_result *fm = bench_result_find("fpr", "bloomsimd", "measured", n, 1);
+    bench_result *model = bench_result_find("fpr", "bloomsimd", "model", n, 1);
+    bench_result *fill = NULL;
+    for (size_t i = 0; i < nk && !fill; i++) fill = bench_result_find("kernel", kernels[i], "fill", n, 1);
+    (void)fill;
+    double bytes = 0;
+    unsigned k = 0;
+    double bpk = 0;
+    if (fm) sscanf(fm->note, "bits/key=%lf k=%u", &bpk, &k);
+    bytes = bpk * (double)n / 8.0;
+    printf("\n== %s keys: %.1f %s, %s-resident, k=%u, %.2f bits/key, FPR %.3f%% (model %.3f%%) ==\n", keys,
+           bytes >= 1048576 ? bytes / 1048576.0 : bytes / 1024.0, bytes >= 1048576 ? "MiB" : "KiB", bench_residency(m, (uint64_t)bytes), k, bpk, fm ? 100 * fm->value : 0,
+           model ? 100 * model->value : 0);
+    printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s %7s %7s\n", "", "insert", "look0%", "look50", "look100",
+           "hash", "add16B", "look16B", "add64B", "look64B", "Mlook/s", "x ceil", "x ceil");
+    printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s %7s %7s\n", "impl", "", "", "", "", "u64", "", "", "", "",
+           "(0%)", "insert", "look0%");
+    bench_result *ceil = bench_result_find("ceiling", "ceiling", "lookup0", n, 1);
+    if (ceil) {
+        char c[16];
+        fmt_ns(c, sizeof c, ceil);
+        char label[40];
+        snprintf(label, sizeof label, "ceiling");
+        printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8.0f %7s %7s   %s\n", label, "-", c, "-", "-", "-", "-",
+               "-", "-", "-", 1e3 / ceil->ns.median, "-", "1.00x", ceil->note);
+    }
+    for (size_t i = 0; i < nk + 2; i++) {
+        const char *section = i < nk ? "kernel" : "reference";
+        const char *impl = i < nk ? kernels[i] : (i == nk ? "classic" : "libbloom");
+        bench_result *look = bench_result_find(section, impl, "lookup0", n, 1);
+        if (!look) continue;
+        char cells[NOPS][16], label[40], ri[16], rl[16];
+        for (size_t j = 0; j < NOPS; j++) fmt_ns(cells[j], sizeof cells[j], bench_result_find(section, impl, size_ops[j], n, 1));
+        fmt_ratio(ri, sizeof ri, bench_result_find(section, impl, "insert", n, 1));
+        fmt_ratio(rl, sizeof rl, look);
+        if (i < nk)
+            snprintf(label, sizeof label, "%s%s", impl, (int)i == best ? " *" : "");
+        else {
+            unsigned rk = 0;
+            sscanf(look->note, "k=%u", &rk);
+            snprintf(label, sizeof label, "%s k=%u", impl, rk);
+        }
+        printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8.1f %7s %7s\n", label, cells[0], cells[1], cells[2],
+               cells[3], cells[4], cells[5], cells[6], cells[7], cells[8], 1e3 / look->ns.median, ri, rl);
+    }
+    bench_result *single = bench_result_find("kernel", "any", "single", n, 1);
+    if (single) {
+        char s[16];
+        fmt_ns(s, sizeof s, single);
+        printf("single-key lookups (bloomsimd_contains_u64, one call per key, any kernel): %s ns/key\n", s);
+    }
+    if (best >= 0) printf("* fastest batched negative lookup at this size: %s\n", kernels[best]);
+}
+
+void bench_print_threads(const bench_options *o)
+{
+    (void)o;
+    bool any = false;
+    for (size_t i = 0; i < bench_result_count(); i++) {
+        bench_result *r = bench_result_get(i);
+        if (strcmp(r->section, "threads") != 0 || strcmp(r->op, "fill-concurrent") == 0) continue;
+        if (!any) {
+            char keys[32];
+            fmt_keys(keys, sizeof keys, r->keys);
+            printf("\n== threads: %s, %s keys (ns/key = wall time / all keys; aggregate) ==\n", r->impl, keys);
+            any = true;
+        }
+        char c[16];
+        fmt_ns(c, sizeof c, r);
+        const char *what = strcmp(r->op, "lookup0") == 0              ? "batched lookup 0%, plain filter"
+                           : strcmp(r->op, "insert") == 0             ? "batched insert, plain filter"
+                           : strcmp(r->op, "insert-concurrent") == 0  ? "batched insert, CONCURRENT"
+                           : strcmp(r->op, "lookup0-concurrent") == 0 ? "batched lookup 0%, CONCURRENT"
+                                                                      : r->op;
+        printf("%-32s %2u thread%s %7s ns/key %8.1f Mkeys/s", what, r->threads, r->threads == 1 ? " " : "s", c,
+               1e3 / r->ns.median);
+        if (strcmp(r->op, "lookup0") == 0 || strcmp(r->op, "insert-concurrent") == 0)
+            printf("  %.2fx vs 1 thread", r->value);
+        if (strcmp(r->op, "insert-concurrent") == 0) {
+            bench_result *plain = bench_result_find("threads", r->impl, "insert", r->keys, 1);
+            if (plain) printf(", %.2fx the plain 1-thread time", r->ns.median / plain->ns.median);
+        }
+        if (strcmp(r->op, "lookup0-concurrent") == 0) printf("  %.2fx the plain filter's time", r->value);
+        printf("\n");
+    }
+    any = false;
+    for (size_t i = 0; i < bench_result_count(); i++) {
+        bench_result *r = bench_result_get(i);
+        if (strcmp(r->section, "persist") != 0) continue;
+        if (!any) {
+            char keys[32];
+            fmt_keys(keys, sizeof keys, r->keys);
+            printf("\n== persistence and set operations, %s keys ==\n", keys);
+            any = true;
+        }
+        char c[16];
+        fmt_ns(c, sizeof c, r);
+        if (strcmp(r->op, "lookup0-heap") == 0)
+            printf("%-32s %7s ns/key (%s)\n", "batched lookup 0%, heap", c, r->impl);
+        else if (strcmp(r->op, "lookup0-mapped") == 0)
+            printf("%-32s %7s ns/key (%s)  %.2fx the heap time\n", "batched lookup 0%, mapped file", c, r->impl,
+                   r->value);
+        else if (strcmp(r->op, "union") == 0)
+            printf("%-32s %7.2f GB/s\n", "bloomsimd_union", r->value);
+        else if (strcmp(r->op, "memcpy") == 0)
+            printf("%-32s %7.2f GB/s\n", "memcpy, same bytes", r->value);
+        else if (strcmp(r->op, "save") == 0)
+            printf("%-32s %7.2f GB/s (one run, fsync included)\n", "bloomsimd_save", r->value);
+    }
+}
+
+void bench_print_fpr(const bench_options *o)
+{
+    (void)o;
+    printf("\n== false-positive rate (absent keys, after inserting all keys) ==\n");
+    printf("%-10s %8s %3s %10s %10s %10s   %8s %10s %10s   %10s\n", "keys", "bits/key", "k", "target", "model",
+           "measured", "classic k", "formula", "measured", "libbloom");
+    for (size_t i = 0; i < bench_result_count(); i++) {
+        bench_result *r = bench_result_get(i);
+        if (strcmp(r->section, "fpr") != 0 || strcmp(r->impl, "bloomsimd") != 0 || strcmp(r->op, "measured") != 0)
+            continue;
+        double bpk = 0, target = 0, model = 0;
+        unsigned k = 0;
+        sscanf(r->note, "bits/key=%lf k=%u target=%lf model=%lf", &bpk, &k, &target, &model);
+        char keys[32], cf[16] = "-", cm[16] = "-", lb[16] = "-", ck[8] = "-";
+        fmt_keys(keys, sizeof keys, r->keys);
+        bench_result *c = bench_result_find("fpr", "classic", "measured", r->keys, 1);
+        bench_result *f = bench_result_find("fpr", "classic", "formula", r->keys, 1);
+        bench_result *l = bench_result_find("fpr", "libbloom", "measured", r->keys, 1);
+        if (c) snprintf(cm, sizeof cm, "%.4f%%", 100 * c->value), sscanf(c->note, "k=%7s", ck);
+        if (f) snprintf(cf, sizeof cf, "%.4f%%", 100 * f->value);
+        if (l) snprintf(lb, sizeof lb, "%.4f%%", 100 * l->value);
+        printf("%-10s %8.2f %3u %9.4f%% %9.4f%% %9.4f%%   %8s %10s %10s   %10s\n", keys, bpk, k, 100 * target,
+               100 * model, 100 * r->value, ck, cf, cm, lb);
+    }
+    bool sweep = false;
+    for (size_t i = 0; i < bench_result_count(); i++) {
+        bench_result *r = bench_result_get(i);
+        if (strcmp(r->section, "fpr-sweep") != 0 || strcmp(r->impl, "bloomsimd") != 0 || strcmp(r->op, "measured") != 0)
+            continue;
+        if (!sweep) {
+            printf("\nFPR vs bits/key (2^20 keys, 2^22 absent queries per point)\n");
+            printf("%8s %3s %10s %10s   %9s %10s %10s\n", "bits/key", "k", "model", "measured", "classic k",
+                   "formula", "measured");
+            sweep = true;
+        }
+        bench_result *model = bench_result_get(i + 1);
+        bench_result *cm = NULL, *cf = NULL;
+        for (size_t j = i + 2; j < i + 4 && j < bench_result_count(); j++) {
+            bench_result *c = bench_result_get(j);
+            if (strcmp(c->impl, "classic") == 0 && strcmp(c->op, "measured") == 0) cm = c;
+            if (strcmp(c->impl, "classic") == 0 && strcmp(c->op, "formula") == 0) cf = c;
+        }
+        unsigned k = 0, ck = 0;
+        sscanf(r->note, "k=%u", &k);
+        if (cm) sscanf(cm->note, "k=%u", &ck);
+        printf("%8.2f %3u %9.4f%% %9.4f%%   %9u %9.4f%% %9.4f%%\n", r->x, k, 100 * model->value, 100 * r->value, ck,
+               cf ? 100 * cf->value : NAN, cm ? 100 * cm->value : NAN);
+    }
+}
+
+/* The figures: present when the run measured the sizes they need. */
+static void figure(const char *what, uint64_t n, const char *kernel, const char *op, double limit)
+{
+    bench_result *r = kernel ? bench_result_find("kernel", kernel, op, n, 1) : NULL;
+    char keys[32];
+    fmt_keys(keys, sizeof keys, n);
+    if (!r || r->ratio <= 0) {
+        printf("  %-44s not measured (add %s to --keys)\n", what, keys);
+        return;
+    }
+    printf("  %-44s %6.2fx   target <= %.2fx   %s\n", what, r->ratio, limit, r->ratio <= limit ? "met" : "NOT MET");
+}
+
+static const char *best_at(const char *const *kernels, size_t nk, uint64_t n)
+{
+    const char *best = NULL;
+    double ns = INFINITY;
+    for (size_t i = 0; i < nk; i++) {
+        bench_result *r = bench_result_find("kernel", kernels[i], "lookup0", n, 1);
+        if (r && r->ns.median < ns) ns = r->ns.median, best = kernels[i];
+    }
+    return best;
+}
+
+void bench_print_summary(const bench_options *o, const char *const *kernels, size_t nk, const uint64_t *sizes,
+                         size_t nsizes)
+{
+    (void)o;
+    unsigned wins[BENCH_MAX_KERNELS] = {0};
+    for (size_t s = 0; s < nsizes; s++) {
+        const char *b = best_at(kernels, nk, sizes[s]);
+        for (size_t i = 0; b && i < nk; i++) wins[i] += strcmp(b, kernels[i]) == 0;
+    }
+    size_t top = 0;
+    for (size_t i = 1; i < nk; i++)
+        if (wins[i] > wins[top]) top = i;
+    printf("\n== verdict ==\n");
+    if (nk) printf("best kernel on this CPU: %s (fastest batched negative lookup at %u of %zu sizes)\n", kernels[top],
+                   wins[top], nsizes);
+    printf("figures (this run, same process; ratios of medians):\n");
+    figure("10^8 keys: best batched lookup 0% / ceiling", 100000000, best_at(kernels, nk, 100000000), "lookup0", 1.15);
+    figure("10^8 keys: best batched insert / ceiling", 100000000, best_at(kernels, nk, 100000000), "insert", 1.5);
+    figure("10^5 keys: best batched lookup 0% / ceiling", 100000, best_at(kernels, nk, 100000), "lookup0", 1.5);
+    const char *b7 = best_at(kernels, nk, 10000000);
+    const char *ops[2] = {"lookup0", "insert"};
+    for (int i = 0; i < 2; i++) {
+        bench_result *lb = bench_result_find("reference", "libbloom", ops[i], 10000000, 1);
+        bench_result *us = b7 ? bench_result_find("kernel", b7, ops[i], 10000000, 1) : NULL;
+        char what[64];
+        snprintf(what, sizeof what, "10^7 keys: libbloom / best, %s", i ? "insert" : "lookup 0%");
+        if (!lb || !us)
+            printf("  %-44s not measured (needs 1e7 in --keys and libbloom)\n", what);
+        else {
+            double x = lb->ns.median / us->ns.median;
+            printf("  %-44s %6.1fx   target >= 20x     %s\n", what, x, x >= 20 ? "met" : "NOT MET");
+        }
+    }
+}
