@@ -47,7 +47,9 @@
 #define AVX512_AHEAD_GROUPS 8u
 #endif
 /* Ring of hashed groups: a power of two larger than the distance. */
+#ifndef AVX512_RING
 #define AVX512_RING 16u
+#endif
 _Static_assert(AVX512_RING > AVX512_AHEAD_GROUPS && (AVX512_RING & (AVX512_RING - 1)) == 0,
                "ring must be a power of two larger than the prefetch distance");
 
@@ -55,8 +57,9 @@ _Static_assert(AVX512_RING > AVX512_AHEAD_GROUPS && (AVX512_RING & (AVX512_RING 
 
 /* One group of 8 keys in flight: their hashes and block addresses. */
 typedef struct avx512_slot {
-    uint64_t hash[AVX512_LANES];
+    uint64_t hash[AVX512_LANES]; /* lo = the low 32 bits of each */
     uint64_t addr[AVX512_LANES];
+    uint64_t rank[AVX512_LANES]; /* (lo * nsubsets) >> 32: index into subsets */
 } avx512_slot;
 
 /* Per-call constants kept in registers. */
@@ -65,10 +68,10 @@ typedef struct avx512_ctx {
     __m512i base;        /* g->words as an integer, every lane */
     __m512i nblocks_lo;  /* low 32 bits of nblocks (vpmuludq reads 32 bits) */
     __m512i nblocks_all; /* all-ones iff nblocks == 2^32: then block = hi */
+    __m512i nsubsets;
     __m512i salts;
     __m512i ones;
     const uint16_t *subsets;
-    uint64_t nsubsets;
 } avx512_ctx;
 
 AVX512_INLINE avx512_ctx avx512_context(const bloomsimd_geometry *g)
@@ -79,10 +82,10 @@ AVX512_INLINE avx512_ctx avx512_context(const bloomsimd_geometry *g)
     c.base = _mm512_set1_epi64((long long)(uintptr_t)g->words);
     c.nblocks_lo = _mm512_set1_epi64((long long)(g->nblocks & 0xffffffffu));
     c.nblocks_all = _mm512_set1_epi64(g->nblocks >> 32 ? -1 : 0);
+    c.nsubsets = _mm512_set1_epi64(g->nsubsets);
     c.salts = _mm512_loadu_si512(salts);
     c.ones = _mm512_set1_epi32(1);
     c.subsets = g->subsets;
-    c.nsubsets = g->nsubsets;
     return c;
 }
 
@@ -117,11 +120,6 @@ AVX512_INLINE __m512i avx512_bits(const avx512_ctx *c, uint32_t lo)
     return _mm512_sllv_epi32(c->ones, bit_index);
 }
 
-AVX512_INLINE __mmask16 avx512_select(const avx512_ctx *c, uint32_t lo)
-{
-    return (__mmask16)c->subsets[((uint64_t)lo * c->nsubsets) >> 32];
-}
-
 /* A block read that is not a C access (see the file comment). */
 AVX512_INLINE __m512i avx512_load_racy(const uint32_t *block)
 {
@@ -135,18 +133,26 @@ AVX512_INLINE __m512i avx512_load_block(const uint32_t *block, const int concurr
     return concurrent ? avx512_load_racy(block) : _mm512_load_si512((const void *)block);
 }
 
-AVX512_INLINE unsigned avx512_probe(const avx512_ctx *c, uint64_t hash, const uint32_t *block, const int concurrent)
+/* 1 if every selected word of the block has its bit. The slot already holds
+ * rank and lo, so the per-key work is a broadcast from memory, four vector
+ * operations and a table load. */
+AVX512_INLINE unsigned avx512_probe_slot(const avx512_ctx *c, const avx512_slot *slot, unsigned j,
+                                         const int concurrent)
 {
-    uint32_t lo = (uint32_t)hash;
-    __mmask16 select = avx512_select(c, lo);
-    __mmask16 present = _mm512_mask_test_epi32_mask(select, avx512_load_block(block, concurrent), avx512_bits(c, lo));
-    return present == select;
+    uint32_t lo;
+    memcpy(&lo, &slot->hash[j], sizeof lo); /* little-endian: the low half */
+    __mmask16 select = (__mmask16)c->subsets[slot->rank[j]];
+    const uint32_t *block = (const uint32_t *)(uintptr_t)slot->addr[j];
+    __mmask16 missing = _mm512_mask_testn_epi32_mask(select, avx512_load_block(block, concurrent), avx512_bits(c, lo));
+    return _kortestz_mask16_u8(missing, missing);
 }
 
-AVX512_INLINE void avx512_insert(const avx512_ctx *c, uint64_t hash, uint32_t *block, const int concurrent)
+AVX512_INLINE void avx512_insert_slot(const avx512_ctx *c, const avx512_slot *slot, unsigned j, const int concurrent)
 {
-    uint32_t lo = (uint32_t)hash;
-    __mmask16 select = avx512_select(c, lo);
+    uint32_t lo;
+    memcpy(&lo, &slot->hash[j], sizeof lo);
+    __mmask16 select = (__mmask16)c->subsets[slot->rank[j]];
+    uint32_t *block = (uint32_t *)(uintptr_t)slot->addr[j];
     __m512i bits = avx512_bits(c, lo);
     if (!concurrent) {
         __m512i old = _mm512_load_si512((void *)block);
@@ -197,6 +203,7 @@ AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t
     __m512i addr = avx512_block_addr(c, h);
     _mm512_store_si512((void *)slot->hash, h);
     _mm512_store_si512((void *)slot->addr, addr);
+    _mm512_store_si512((void *)slot->rank, _mm512_srli_epi64(_mm512_mul_epu32(h, c->nsubsets), 32));
     for (unsigned j = 0; j < AVX512_LANES; j++) avx512_prefetch(slot->addr[j], for_write);
 }
 
@@ -230,26 +237,15 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
         size_t first = i * AVX512_LANES;
         size_t count = n - first < AVX512_LANES ? n - first : AVX512_LANES;
         if (insert) {
-            if (count == AVX512_LANES) {
-                for (unsigned j = 0; j < AVX512_LANES; j++)
-                    avx512_insert(&ctx, slot->hash[j], (uint32_t *)(uintptr_t)slot->addr[j], concurrent);
-            } else {
-                for (unsigned j = 0; j < count; j++)
-                    avx512_insert(&ctx, slot->hash[j], (uint32_t *)(uintptr_t)slot->addr[j], concurrent);
-            }
+            for (unsigned j = 0; j < count; j++) avx512_insert_slot(&ctx, slot, j, concurrent);
             continue;
         }
         unsigned group_hits = 0;
         if (count == AVX512_LANES) {
-            for (unsigned j = 0; j < AVX512_LANES; j++)
-                group_hits |= avx512_probe(&ctx, slot->hash[j], (const uint32_t *)(uintptr_t)slot->addr[j],
-                                           concurrent)
-                              << j;
+#pragma GCC unroll 8
+            for (unsigned j = 0; j < AVX512_LANES; j++) group_hits |= avx512_probe_slot(&ctx, slot, j, concurrent) << j;
         } else {
-            for (unsigned j = 0; j < count; j++)
-                group_hits |= avx512_probe(&ctx, slot->hash[j], (const uint32_t *)(uintptr_t)slot->addr[j],
-                                           concurrent)
-                              << j;
+            for (unsigned j = 0; j < count; j++) group_hits |= avx512_probe_slot(&ctx, slot, j, concurrent) << j;
         }
         if (out) avx512_store_hits(out + first, group_hits, count);
         /* popcount of at most 8 bits without needing -mpopcnt */
