@@ -377,7 +377,14 @@ Test(persist_file, a_saved_concurrent_filter_loads_concurrent)
     bloomsimd_destroy(g);
     cr_assert_eq(bloomsimd_map(&g, path, BLOOMSIMD_MAP_WRITABLE), BLOOMSIMD_OK);
     cr_assert(g->geometry.concurrent);
+    uint64_t *keys = test_keys(1000, 4);
+    cr_assert_eq(bloomsimd_add_batch_u64(g, keys, 1000), BLOOMSIMD_OK);
+    cr_assert_eq(bloomsimd_sync(g), BLOOMSIMD_OK); /* checksum through atomic loads */
     bloomsimd_destroy(g);
+    cr_assert_eq(bloomsimd_load(&g, path), BLOOMSIMD_OK);
+    cr_assert_eq(bloomsimd_contains_batch_u64(g, keys, 1000, NULL), 1000);
+    bloomsimd_destroy(g);
+    free(keys);
     bloomsimd_destroy(f);
     remove_dir(dir);
 }

@@ -89,6 +89,11 @@ bloomsimd_status bloomsimd_stream_payload(const bloomsimd_filter *f, int fd, off
                                           uint64_t *checksum)
 {
     size_t total = bloomsimd_filter_bytes(f);
+    if (fd < 0 && !f->geometry.concurrent) {
+        /* Checksum only, and no other thread may write: no copy needed. */
+        *checksum = XXH3_64bits(f->geometry.words, total);
+        return BLOOMSIMD_OK;
+    }
     size_t chunk_cap = total < STREAM_CHUNK_BYTES ? total : STREAM_CHUNK_BYTES;
     uint8_t *chunk = malloc(chunk_cap);
     XXH3_state_t *state = XXH3_createState();

@@ -35,7 +35,9 @@ void bloomsimd_close_keep_errno(int fd);
  * (bloomsimd_payload_copy), hashed into the payload checksum and, when fd is
  * >= 0, written to fd at payload_offset + chunk offset. The file therefore
  * holds exactly the bytes that were checksummed, even while a CONCURRENT
- * filter is being inserted into. BLOOMSIMD_OK, _NO_MEMORY, or _IO (errno kept).
+ * filter is being inserted into. With fd < 0 and a non-concurrent filter
+ * the payload is hashed in place (nothing else may write it meanwhile).
+ * BLOOMSIMD_OK, _NO_MEMORY, or _IO (errno kept).
  */
 bloomsimd_status bloomsimd_stream_payload(const bloomsimd_filter *f, int fd, off_t payload_offset,
                                           uint64_t *checksum);
