@@ -116,10 +116,12 @@ typedef struct sse42_mask {
     __m128i q[4]; /* words 4r..4r+3 */
 } sse42_mask;
 
-static inline sse42_mask sse42_block_mask(const bloomsimd_geometry *g, uint64_t hash)
+/* subsets/nsubsets come from the caller's locals: read through g, they would
+ * be reloaded per key (the out[] byte stores may alias *g). */
+static inline sse42_mask sse42_block_mask(const uint16_t *subsets, uint32_t nsubsets, uint64_t hash)
 {
     uint32_t lo = (uint32_t)hash;
-    unsigned select = g->subsets[((uint64_t)lo * g->nsubsets) >> 32];
+    unsigned select = subsets[((uint64_t)lo * nsubsets) >> 32];
     __m128i vlo = _mm_set1_epi32((int)lo);
     sse42_mask m;
     for (unsigned r = 0; r < 4; r++) {
@@ -158,7 +160,11 @@ static inline void sse42_block_or(uint32_t *block, sse42_mask m, bool concurrent
 {
     if (concurrent) {
         /* Same atomicity as bloomsimd_block_or: one relaxed lock-or per
-         * non-zero 64-bit half-register (k of 16 words -> at most 8). */
+         * non-zero 64-bit half-register (k of 16 words -> at most 8).
+         * Rejected: first checking with a relaxed load whether the bits are
+         * already set and skipping that lock-or; at 10^8 keys it measured
+         * 52 ns/key vs 40 without (the load waits behind the previous
+         * locked op, so it only lengthens the serial chain). */
         uint64_t *block64 = (uint64_t *)(void *)block;
         for (unsigned r = 0; r < 4; r++) {
             uint64_t m0 = (uint64_t)_mm_cvtsi128_si64(m.q[r]);
@@ -237,6 +243,8 @@ static inline size_t sse42_run(const bloomsimd_geometry *g, const uint64_t *src,
                                bool prehashed, bool insert, bool concurrent)
 {
     sse42_ring ring;
+    const uint16_t *subsets = g->subsets;
+    const uint32_t nsubsets = g->nsubsets;
     size_t hits = 0;
     for (size_t s = 0; s < n && s < SSE42_AHEAD; s += SSE42_GROUP)
         sse42_stage(g, src, s, s + SSE42_GROUP < n ? s + SSE42_GROUP : n, &ring, prehashed, insert);
@@ -246,7 +254,7 @@ static inline size_t sse42_run(const bloomsimd_geometry *g, const uint64_t *src,
         size_t end = base + SSE42_GROUP < n ? base + SSE42_GROUP : n;
         for (size_t i = base; i < end; i++) {
             size_t slot = i & (SSE42_RING - 1u);
-            sse42_mask m = sse42_block_mask(g, ring.hash[slot]);
+            sse42_mask m = sse42_block_mask(subsets, nsubsets, ring.hash[slot]);
             if (insert) {
                 sse42_block_or((uint32_t *)(uintptr_t)ring.block[slot], m, concurrent);
             } else {
