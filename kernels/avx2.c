@@ -135,8 +135,10 @@ static inline uint64_t avx2_block_offset_scalar(const avx2_ctx *c, uint64_t h)
  *     mask_w = ((select >> w) & 1) << ((lo * SALT[w]) >> 27)
  * The enable bit is shifted straight into place, so an unselected word gets
  * 0 << bit = 0 without a compare: srlv, and, mullo, srli, sllv per half.
+ * select is broadcast as 16-bit lanes (one vpbroadcastw from the table); each
+ * 32-bit lane then holds select twice, and only its bit w survives the AND.
  */
-AVX2_INLINE void avx2_block_mask(const avx2_ctx *c, uint64_t h, __m256i *m0, __m256i *m1)
+AVX2_INLINE void avx2_block_mask(uint64_t h, unsigned select, __m256i *m0, __m256i *m1)
 {
     static const uint32_t salts[16] = BLOOMSIMD_SALTS;
     const __m256i salt0 = _mm256_loadu_si256((const __m256i *)(const void *)salts);
@@ -145,9 +147,8 @@ AVX2_INLINE void avx2_block_mask(const avx2_ctx *c, uint64_t h, __m256i *m0, __m
     const __m256i lane1 = _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15);
     const __m256i one = _mm256_set1_epi32(1);
     uint32_t lo = (uint32_t)h;
-    uint32_t select = c->subsets[((uint64_t)lo * c->nsubsets) >> 32];
     __m256i vlo = _mm256_set1_epi32((int)lo);
-    __m256i vsel = _mm256_set1_epi32((int)select);
+    __m256i vsel = _mm256_set1_epi16((short)select);
     __m256i bit0 = _mm256_srli_epi32(_mm256_mullo_epi32(vlo, salt0), 27);
     __m256i bit1 = _mm256_srli_epi32(_mm256_mullo_epi32(vlo, salt1), 27);
     __m256i en0 = _mm256_and_si256(_mm256_srlv_epi32(vsel, lane0), one);
@@ -223,9 +224,12 @@ AVX2_INLINE void avx2_set_block(const avx2_ctx *c, uint64_t offset, __m256i m0, 
  * block offsets, prefetch), then probe keys staged AVX2_DISTANCE earlier.
  * ------------------------------------------------------------------------ */
 
+/* Per staged key: its hash, its block's byte offset, and the rank of its
+ * word subset ((lo * C(16,k)) >> 32, computed 4 at a time with vpmuludq). */
 typedef struct avx2_ring {
     _Alignas(32) uint64_t hash[AVX2_RING];
     _Alignas(32) uint64_t offset[AVX2_RING];
+    _Alignas(32) uint64_t rank[AVX2_RING];
 } avx2_ring;
 
 static inline uint64_t avx2_load_u64(const uint64_t *p)
@@ -252,12 +256,16 @@ AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, si
         _mm256_store_si256((__m256i *)(void *)(r->hash + slot + 4), b);
         _mm256_store_si256((__m256i *)(void *)(r->offset + slot), avx2_block_offsets(a, nblocks, c->full));
         _mm256_store_si256((__m256i *)(void *)(r->offset + slot + 4), avx2_block_offsets(b, nblocks, c->full));
+        const __m256i nsub = _mm256_set1_epi64x((long long)c->nsubsets);
+        _mm256_store_si256((__m256i *)(void *)(r->rank + slot), _mm256_srli_epi64(_mm256_mul_epu32(a, nsub), 32));
+        _mm256_store_si256((__m256i *)(void *)(r->rank + slot + 4), _mm256_srli_epi64(_mm256_mul_epu32(b, nsub), 32));
     } else {
         for (size_t j = 0; j < count; j++) {
             uint64_t h = avx2_load_u64(src + i + j);
             if (from_keys) h = bloomsimd_xxh3_u64(h, c->bitflip);
             r->hash[slot + j] = h;
             r->offset[slot + j] = avx2_block_offset_scalar(c, h);
+            r->rank[slot + j] = ((uint64_t)(uint32_t)h * c->nsubsets) >> 32;
         }
     }
     for (size_t j = 0; j < count; j++) {
@@ -286,7 +294,7 @@ AVX2_INLINE size_t avx2_lookup_run(const bloomsimd_geometry *g, const uint64_t *
         for (size_t i = base; i < end; i++) {
             size_t slot = i & AVX2_RING_MASK;
             __m256i m0, m1;
-            avx2_block_mask(&c, r.hash[slot], &m0, &m1);
+            avx2_block_mask(r.hash[slot], c.subsets[r.rank[slot]], &m0, &m1);
             uint8_t hit = avx2_test_block(&c, r.offset[slot], m0, m1, concurrent);
             if (out) out[i] = hit;
             hits += hit;
@@ -309,7 +317,7 @@ AVX2_INLINE void avx2_insert_run(const bloomsimd_geometry *g, const uint64_t *sr
         for (size_t i = base; i < end; i++) {
             size_t slot = i & AVX2_RING_MASK;
             __m256i m0, m1;
-            avx2_block_mask(&c, r.hash[slot], &m0, &m1);
+            avx2_block_mask(r.hash[slot], c.subsets[r.rank[slot]], &m0, &m1);
             avx2_set_block(&c, r.offset[slot], m0, m1, concurrent);
         }
     }
