@@ -10,7 +10,9 @@
 #include <unistd.h>
 /* Compiled into this file rather than called in libxxhash.so, so that under
  * ASan the checksum's reads of untrusted buffers are checked too. */
+#ifndef XXH_INLINE_ALL
 #define XXH_INLINE_ALL
+#endif
 #include <xxhash.h>
 
 #include "format.h"
