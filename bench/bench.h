@@ -39,6 +39,7 @@ typedef struct bench_options {
     bool perf;
     bool pin;
     bool quiet;           /* no progress on stderr */
+    bool wall_clock;      /* time single-thread phases by wall clock, not thread CPU time */
     bool fpr_sweep;       /* measured FPR vs bits/key (also implied by --plot) */
     const char *csv_path;
     const char *json_path;
@@ -55,6 +56,10 @@ int bench_parse_options(bench_options *o, int argc, char **argv);
 
 /* ---- timing and statistics (stats.c) ----------------------------------------- */
 double bench_now_ns(void);
+/* The clock single-thread phases are timed with: the calling thread's CPU
+ * time (default: time the scheduler gives to other processes on a shared
+ * machine is not charged to the bench), or wall time with --clock wall. */
+double bench_clock_ns(const struct bench_options *o);
 typedef struct bench_stats {
     double median, min, max; /* ns per key */
     unsigned reps;
@@ -85,6 +90,7 @@ typedef struct bench_job {
     bench_fn fn;
     void *ctx;
     double keys;
+    bool wall_clock; /* always wall time (multi-thread jobs) */
 } bench_job;
 void bench_measure_interleaved(const struct bench_options *o, const bench_job *jobs, size_t njobs,
                                bench_measurement *out);

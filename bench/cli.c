@@ -26,7 +26,7 @@ static void usage(FILE *f)
           "  --k K              bits set per key (default: the library's choice)\n"
           "  --batch N          keys per batch call (default 4096)\n"
           "  --reps N           measured repetitions per phase, after one warm-up (default 5)\n"
-          "  --queries N        keys per repetition (default 2M; inserts re-insert cyclically)\n"
+          "  --queries N        keys per repetition (default 1M; inserts re-insert cyclically)\n"
           "  --threads N        multi-thread rows with 1..N threads (default: CPU count)\n"
           "  --no-threads       skip the multi-thread rows\n"
           "  --no-refs          skip the ceiling, classic and libbloom rows\n"
@@ -37,6 +37,7 @@ static void usage(FILE *f)
           "  --json FILE        all results as JSON\n"
           "  --plot DIR         PNG charts (gnuplot) into DIR\n"
           "  --no-pin           do not pin threads to CPUs\n"
+          "  --clock cpu|wall   single-thread timings in thread CPU time (default) or wall time\n"
           "  --seed N           key-generation seed (default 1)\n"
           "  --quiet            no progress on stderr\n"
           "  --phase PHASE      run one phase only and print its count (for bench/cachegrind.sh):\n"
@@ -89,7 +90,7 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
     o->bits_per_key = 10.0;
     o->batch = 4096;
     o->reps = 5;
-    o->queries = UINT64_C(1) << 21;
+    o->queries = UINT64_C(1) << 20;
     o->threads = true;
     o->refs = true;
     o->libbloom = true;
@@ -163,6 +164,10 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
             ok = parse_count(v, &n) && n >= 1 && n <= 256;
             o->max_threads = (unsigned)n;
             used_value = true;
+        } else if (strcmp(a, "--clock") == 0) {
+            ok = strcmp(v, "cpu") == 0 || strcmp(v, "wall") == 0;
+            o->wall_clock = strcmp(v, "wall") == 0;
+            used_value = true;
         } else if (strcmp(a, "--csv") == 0) {
             o->csv_path = v;
             used_value = true;
@@ -194,8 +199,7 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
         }
         if (used_value) i++;
     }
-    if (o->phase && o->queries == (UINT64_C(1) << 21)) o->queries = UINT64_C(1) << 20;
-    if (!o->phase && o->reps == 0) {
+        if (!o->phase && o->reps == 0) {
         fprintf(stderr, "bloomsimd-bench: --reps 0 is only meaningful with --phase\n");
         return -1;
     }

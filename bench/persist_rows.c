@@ -44,7 +44,7 @@ static void mapped_rows(const bench_options *o, bloomsimd_filter *filled, const 
     const char *dir = getenv("TMPDIR");
     char path[512];
     snprintf(path, sizeof path, "%s/bloomsimd-bench-%ld.bsf", dir && *dir ? dir : "/tmp", (long)getpid());
-    double t0 = bench_now_ns();
+    double t0 = bench_now_ns(); /* wall: saving waits for the disk */
     bloomsimd_status st = bloomsimd_save(filled, path);
     double t1 = bench_now_ns();
     if (st != BLOOMSIMD_OK) {
@@ -72,7 +72,7 @@ static void mapped_rows(const bench_options *o, bloomsimd_filter *filled, const 
         bench_op_ctx file = heap;
         file.filter = mapped;
         file.out = out + o->batch;
-        bench_job jobs[2] = {{bench_op_lookup, &heap, (double)w->q}, {bench_op_lookup, &file, (double)w->q}};
+        bench_job jobs[2] = {{bench_op_lookup, &heap, (double)w->q, false}, {bench_op_lookup, &file, (double)w->q, false}};
         bench_measurement m[2];
         bench_progress(o, "persist: lookups on a mapped file vs heap (%llu keys)", (unsigned long long)w->n);
         bench_measure_interleaved(o, jobs, 2, m);
@@ -99,7 +99,7 @@ static void union_rows(const bench_options *o, bloomsimd_filter *filled, const c
         memset(a, 1, bytes);
         memset(b, 2, bytes);
         union_ctx u = {dst, filled, a, b, bytes};
-        bench_job jobs[2] = {{op_union, &u, (double)bytes}, {op_memcpy, &u, (double)bytes}};
+        bench_job jobs[2] = {{op_union, &u, (double)bytes, false}, {op_memcpy, &u, (double)bytes, false}};
         bench_measurement m[2];
         bench_progress(o, "persist: union vs memcpy (%zu MiB)", bytes >> 20);
         bench_measure_interleaved(o, jobs, 2, m);

@@ -17,6 +17,14 @@ double bench_now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+double bench_clock_ns(const bench_options *o)
+{
+    if (o->wall_clock) return bench_now_ns();
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
 static int compare_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -53,9 +61,10 @@ void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, si
     for (unsigned r = 0; r < reps; r++) {
         for (size_t j = 0; j < njobs; j++) {
             if (o->perf) bench_perf_start();
-            double t0 = bench_now_ns();
+            bool wall = jobs[j].wall_clock || o->wall_clock;
+            double t0 = wall ? bench_now_ns() : bench_clock_ns(o);
             uint64_t c = jobs[j].fn(jobs[j].ctx);
-            double t1 = bench_now_ns();
+            double t1 = wall ? bench_now_ns() : bench_clock_ns(o);
             if (o->perf) {
                 bench_counters p = bench_perf_stop(jobs[j].keys);
                 sum[j].cycles += p.cycles / reps;
@@ -78,7 +87,7 @@ void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, si
 
 bench_measurement bench_measure(const bench_options *o, bench_fn fn, void *ctx, double keys)
 {
-    bench_job job = {fn, ctx, keys};
+    bench_job job = {fn, ctx, keys, false};
     bench_measurement m;
     bench_measure_interleaved(o, &job, 1, &m);
     return m;

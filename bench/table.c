@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bloomsimd.h>
@@ -52,6 +53,10 @@ void bench_print_header(const bench_options *o, const bench_machine *m, const ch
            (unsigned long long)(m->cache_bytes[1] >> 10), (unsigned long long)(m->cache_bytes[2] >> 10),
            (unsigned long long)(m->cache_bytes[3] >> 20), m->thp,
            m->pinned_cpu >= 0 ? "main thread pinned" : "not pinned");
+    double load[3];
+    if (getloadavg(load, 3) == 3)
+        printf("load    %.2f %.2f %.2f (1/5/15 min) on %u CPUs%s\n", load[0], load[1], load[2], m->ncpus,
+               load[0] > 0.5 * m->ncpus ? ": other work is running, expect noise; compare ratios within this run" : "");
     printf("kernels");
     for (size_t i = 0; i < nk; i++)
         printf(" %s%s", kernels[i], bloomsimd_kernel_emulated(kernels[i]) ? "(emulated)" : "");
@@ -61,8 +66,10 @@ void bench_print_header(const bench_options *o, const bench_machine *m, const ch
         printf("filters sized for FPR %g by the layout model", o->fpr);
     else
         printf("filters at %.2f bits/key", o->bits_per_key);
-    printf("; batches of %zu keys; %llu keys per repetition; median of %u reps (after a warm-up)\n", o->batch,
-           (unsigned long long)o->queries, o->reps);
+    printf("; batches of %zu keys; %llu keys per repetition; median of %u reps (after a warm-up);\n"
+           "timed by %s\n",
+           o->batch, (unsigned long long)o->queries, o->reps,
+           o->wall_clock ? "wall clock" : "thread CPU time (multi-thread rows: wall clock)");
     printf("cells: ns/key, median; '~' = noisy (max-min > 25%% of median). ceiling = hash + block index + one\n"
            "prefetched 64-byte read per key; 'x ceil' = ns/key / ceiling's batched negative lookup.\n");
 }

@@ -103,9 +103,9 @@ void bench_thread_rows(const bench_options *o, const bench_machine *m, const cha
     {
         bench_op_ctx c = {.filter = conc, .keys = w->inserted, .nkeys = (size_t)w->n, .total = (size_t)w->n,
                           .batch = o->batch};
-        double t0 = bench_now_ns();
+        double t0 = bench_clock_ns(o);
         bench_op_insert(&c);
-        double t1 = bench_now_ns();
+        double t1 = bench_clock_ns(o);
         double ns = (t1 - t0) / (double)w->n;
         bench_result *r = bench_result_add("threads", kernel, "fill-concurrent", w->n, 1, (bench_stats){ns, ns, ns, 1});
         if (r) snprintf(r->note, sizeof r->note, "first insert of all keys, page faults included");
@@ -139,7 +139,7 @@ void bench_thread_rows(const bench_options *o, const bench_machine *m, const cha
         for (size_t j = 0; j < nj; j++) {
             size_t keys = 0;
             for (unsigned t = 0; t < jobs[j].nthreads; t++) keys += jobs[j].slice[t].total;
-            bj[j] = (bench_job){run_threads, &jobs[j], (double)keys};
+            bj[j] = (bench_job){run_threads, &jobs[j], (double)keys, true};
         }
         bench_progress(o, "threads: %zu jobs (1..%u threads), %u reps", nj, T, o->reps);
         bench_measure_interleaved(o, bj, nj, res);
