@@ -279,26 +279,55 @@ AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, si
 
 static inline size_t avx2_min(size_t a, size_t b) { return a < b ? a : b; }
 
+/* Probe the `count` keys staged at [base, base + count). With count ==
+ * AVX2_GROUP (every group but the last) the loop has a constant trip count
+ * and unrolls: no per-key slot masking or loop test. */
+AVX2_INLINE size_t avx2_lookup_group(const avx2_ctx *c, const avx2_ring *r, size_t base, size_t count,
+                                     uint8_t *out, bool concurrent)
+{
+    size_t slot = base & AVX2_RING_MASK, hits = 0;
+    for (size_t j = 0; j < count; j++) {
+        __m256i m0, m1;
+        avx2_block_mask(r->hash[slot + j], c->subsets[r->rank[slot + j]], &m0, &m1);
+        uint8_t hit = avx2_test_block(c, r->offset[slot + j], m0, m1, concurrent);
+        if (out) out[base + j] = hit;
+        hits += hit;
+    }
+    return hits;
+}
+
+AVX2_INLINE void avx2_insert_group(const avx2_ctx *c, const avx2_ring *r, size_t base, size_t count,
+                                   bool concurrent)
+{
+    size_t slot = base & AVX2_RING_MASK;
+    for (size_t j = 0; j < count; j++) {
+        __m256i m0, m1;
+        avx2_block_mask(r->hash[slot + j], c->subsets[r->rank[slot + j]], &m0, &m1);
+        avx2_set_block(c, r->offset[slot + j], m0, m1, concurrent);
+    }
+}
+
+/*
+ * Group g is staged (hashed, prefetched) AVX2_DISTANCE keys before it is
+ * probed. The steady-state loop, where every group is full, is separate
+ * from the ramp-up and drain so that it runs with constant group sizes.
+ */
 AVX2_INLINE size_t avx2_lookup_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out,
                                    bool from_keys, bool concurrent)
 {
     const avx2_ctx c = avx2_make_ctx(g);
     avx2_ring r;
-    size_t hits = 0;
+    size_t hits = 0, base = 0;
     for (size_t i = 0; i < n && i < AVX2_DISTANCE; i += AVX2_GROUP)
         avx2_stage(&c, src, i, avx2_min(AVX2_GROUP, n - i), &r, from_keys, false);
-    for (size_t base = 0; base < n; base += AVX2_GROUP) {
+    for (; base + AVX2_DISTANCE + AVX2_GROUP <= n; base += AVX2_GROUP) {
+        avx2_stage(&c, src, base + AVX2_DISTANCE, AVX2_GROUP, &r, from_keys, false);
+        hits += avx2_lookup_group(&c, &r, base, AVX2_GROUP, out, concurrent);
+    }
+    for (; base < n; base += AVX2_GROUP) {
         size_t next = base + AVX2_DISTANCE;
         if (next < n) avx2_stage(&c, src, next, avx2_min(AVX2_GROUP, n - next), &r, from_keys, false);
-        size_t end = avx2_min(base + AVX2_GROUP, n);
-        for (size_t i = base; i < end; i++) {
-            size_t slot = i & AVX2_RING_MASK;
-            __m256i m0, m1;
-            avx2_block_mask(r.hash[slot], c.subsets[r.rank[slot]], &m0, &m1);
-            uint8_t hit = avx2_test_block(&c, r.offset[slot], m0, m1, concurrent);
-            if (out) out[i] = hit;
-            hits += hit;
-        }
+        hits += avx2_lookup_group(&c, &r, base, avx2_min(AVX2_GROUP, n - base), out, concurrent);
     }
     return hits;
 }
@@ -308,32 +337,38 @@ AVX2_INLINE void avx2_insert_run(const bloomsimd_geometry *g, const uint64_t *sr
 {
     const avx2_ctx c = avx2_make_ctx(g);
     avx2_ring r;
+    size_t base = 0;
     for (size_t i = 0; i < n && i < AVX2_DISTANCE; i += AVX2_GROUP)
         avx2_stage(&c, src, i, avx2_min(AVX2_GROUP, n - i), &r, from_keys, true);
-    for (size_t base = 0; base < n; base += AVX2_GROUP) {
+    for (; base + AVX2_DISTANCE + AVX2_GROUP <= n; base += AVX2_GROUP) {
+        avx2_stage(&c, src, base + AVX2_DISTANCE, AVX2_GROUP, &r, from_keys, true);
+        avx2_insert_group(&c, &r, base, AVX2_GROUP, concurrent);
+    }
+    for (; base < n; base += AVX2_GROUP) {
         size_t next = base + AVX2_DISTANCE;
         if (next < n) avx2_stage(&c, src, next, avx2_min(AVX2_GROUP, n - next), &r, from_keys, true);
-        size_t end = avx2_min(base + AVX2_GROUP, n);
-        for (size_t i = base; i < end; i++) {
-            size_t slot = i & AVX2_RING_MASK;
-            __m256i m0, m1;
-            avx2_block_mask(r.hash[slot], c.subsets[r.rank[slot]], &m0, &m1);
-            avx2_set_block(&c, r.offset[slot], m0, m1, concurrent);
-        }
+        avx2_insert_group(&c, &r, base, avx2_min(AVX2_GROUP, n - base), concurrent);
     }
+}
+
+/* Lookups with out == NULL get their own copy without the stores. */
+AVX2_INLINE size_t avx2_lookup(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out,
+                               bool from_keys, bool concurrent)
+{
+    return out ? avx2_lookup_run(g, src, n, out, from_keys, concurrent)
+               : avx2_lookup_run(g, src, n, NULL, from_keys, concurrent);
 }
 
 /* One instantiation per (input, concurrency) pair keeps the hot loops free
  * of those branches. */
 static size_t avx2_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
 {
-    return g->concurrent ? avx2_lookup_run(g, hashes, n, out, false, true)
-                         : avx2_lookup_run(g, hashes, n, out, false, false);
+    return g->concurrent ? avx2_lookup(g, hashes, n, out, false, true) : avx2_lookup(g, hashes, n, out, false, false);
 }
 
 static size_t avx2_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
 {
-    return g->concurrent ? avx2_lookup_run(g, keys, n, out, true, true) : avx2_lookup_run(g, keys, n, out, true, false);
+    return g->concurrent ? avx2_lookup(g, keys, n, out, true, true) : avx2_lookup(g, keys, n, out, true, false);
 }
 
 static void avx2_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
