@@ -130,7 +130,7 @@ static unsigned choose_ceiling_ahead(const bench_options *o, bench_op_ctx base)
     for (unsigned i = 0; i < CEILING_SWEEP_COUNT; i++) {
         ctx[i] = base;
         ctx[i].ceiling.ahead = ceiling_sweep[i];
-        jobs[i] = (bench_job){bench_op_ceiling, &ctx[i], (double)base.total, false};
+        jobs[i] = (bench_job){bench_op_ceiling, &ctx[i], (double)base.total, false, NULL};
     }
     bench_options quick = *o;
     quick.reps = 3;
@@ -272,19 +272,19 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             ctx[nj] = impl[i].ctx;
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
             ctx[nj].bytes = ops[oi].bk;
-            jobs[nj] = (bench_job){ops[oi].fn, &ctx[nj], (double)total, false};
+            jobs[nj] = (bench_job){ops[oi].fn, &ctx[nj], (double)total, false, NULL};
             nj++;
         }
         int classic_job = -1, ceiling_job = -1;
         if (have_classic && ops[oi].classic_fn) {
             ctx[nj] = classic_ctx;
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
-            jobs[nj] = (bench_job){ops[oi].classic_fn, &ctx[nj], (double)total, false};
+            jobs[nj] = (bench_job){ops[oi].classic_fn, &ctx[nj], (double)total, false, NULL};
             classic_job = (int)nj++;
         }
         if (o->refs && ops[oi].ceiling) {
             ctx[nj] = ceiling_ctx;
-            jobs[nj] = (bench_job){bench_op_ceiling, &ctx[nj], (double)total, false};
+            jobs[nj] = (bench_job){bench_op_ceiling, &ctx[nj], (double)total, false, NULL};
             ceiling_job = (int)nj++;
         }
         bench_progress(o, "%llu keys: %s (%zu implementations, %u reps)", (unsigned long long)n, ops[oi].op, nj,

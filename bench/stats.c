@@ -47,7 +47,7 @@ bench_stats bench_summarize(double *samples, unsigned reps)
 
 void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, size_t njobs, bench_measurement *out)
 {
-    static double samples[MAX_JOBS][MAX_REPS];
+    static double samples[MAX_JOBS][MAX_REPS], wall_samples[MAX_JOBS][MAX_REPS];
     uint64_t first[MAX_JOBS];
     bench_counters sum[MAX_JOBS];
     unsigned reps = o->reps < 1 ? 1 : (o->reps > MAX_REPS ? MAX_REPS : o->reps);
@@ -62,9 +62,13 @@ void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, si
         for (size_t j = 0; j < njobs; j++) {
             if (o->perf) bench_perf_start();
             bool wall = jobs[j].wall_clock || o->wall_clock;
-            double t0 = wall ? bench_now_ns() : bench_clock_ns(o);
+            double w0 = bench_now_ns();
+            double t0 = wall ? w0 : bench_clock_ns(o);
             uint64_t c = jobs[j].fn(jobs[j].ctx);
             double t1 = wall ? bench_now_ns() : bench_clock_ns(o);
+            double w1 = bench_now_ns();
+            wall_samples[j][r] = (w1 - w0) / (jobs[j].keys > 0 ? jobs[j].keys : 1);
+            if (!wall && jobs[j].elapsed_ns) t0 = 0, t1 = jobs[j].elapsed_ns(jobs[j].ctx);
             if (o->perf) {
                 bench_counters p = bench_perf_stop(jobs[j].keys);
                 sum[j].cycles += p.cycles / reps;
@@ -80,6 +84,7 @@ void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, si
     }
     for (size_t j = 0; j < njobs; j++) {
         out[j].ns = bench_summarize(samples[j], reps);
+        out[j].wall_ns = bench_summarize(wall_samples[j], reps);
         /* a counter that was unavailable reads -1 every time: keep it negative */
         out[j].perf = o->perf ? sum[j] : (bench_counters){-1, -1, -1, -1, -1};
     }
@@ -87,7 +92,7 @@ void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, si
 
 bench_measurement bench_measure(const bench_options *o, bench_fn fn, void *ctx, double keys)
 {
-    bench_job job = {fn, ctx, keys, false};
+    bench_job job = {fn, ctx, keys, false, NULL};
     bench_measurement m;
     bench_measure_interleaved(o, &job, 1, &m);
     return m;

@@ -69,7 +69,7 @@ void bench_print_header(const bench_options *o, const bench_machine *m, const ch
     printf("; batches of %zu keys; %llu keys per repetition; median of %u reps (after a warm-up);\n"
            "timed by %s\n",
            o->batch, (unsigned long long)o->queries, o->reps,
-           o->wall_clock ? "wall clock" : "thread CPU time (multi-thread rows: wall clock)");
+           o->wall_clock ? "wall clock" : "thread CPU time (multi-thread rows: the slowest thread's)");
     printf("cells: ns/key, median; '~' = noisy (max-min > 25%% of median). ceiling = hash + block index + one\n"
            "prefetched 64-byte read per key; 'x ceil' = ns/key / ceiling's batched negative lookup.\n");
 }
@@ -136,7 +136,6 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
 
 void bench_print_threads(const bench_options *o)
 {
-    (void)o;
     bool any = false;
     for (size_t i = 0; i < bench_result_count(); i++) {
         bench_result *r = bench_result_get(i);
@@ -144,7 +143,8 @@ void bench_print_threads(const bench_options *o)
         if (!any) {
             char keys[32];
             fmt_keys(keys, sizeof keys, r->keys);
-            printf("\n== threads: %s, %s keys (ns/key = wall time / all keys; aggregate) ==\n", r->impl, keys);
+            printf("\n== threads: %s, %s keys (ns/key = %s / all keys: aggregate) ==\n", r->impl, keys,
+                   o->wall_clock ? "wall time" : "slowest thread's CPU time");
             any = true;
         }
         char c[16];
@@ -154,8 +154,8 @@ void bench_print_threads(const bench_options *o)
                            : strcmp(r->op, "insert-concurrent") == 0  ? "batched insert, CONCURRENT"
                            : strcmp(r->op, "lookup0-concurrent") == 0 ? "batched lookup 0%, CONCURRENT"
                                                                       : r->op;
-        printf("%-32s %2u thread%s %7s ns/key %8.1f Mkeys/s", what, r->threads, r->threads == 1 ? " " : "s", c,
-               1e3 / r->ns.median);
+        printf("%-32s %2u thread%s %7s ns/key %8.1f Mkeys/s (wall %6.2f)", what, r->threads,
+               r->threads == 1 ? " " : "s", c, 1e3 / r->ns.median, r->x);
         if (strcmp(r->op, "lookup0") == 0 || strcmp(r->op, "insert-concurrent") == 0)
             printf("  %.2fx vs 1 thread", r->value);
         if (strcmp(r->op, "insert-concurrent") == 0) {
