@@ -262,16 +262,28 @@ BLOOMSIMD_API size_t bloomsimd_serialized_size(const bloomsimd_filter *filter);
  * (cap < bloomsimd_serialized_size). written may be NULL. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *filter, void *buf, size_t cap,
                                                    size_t *written);
-/* Validates everything, then builds a new filter (default kernel).
- * BLOOMSIMD_ERR_CORRUPT / _VERSION / _INVALID_ARGUMENT / _NO_MEMORY / _KERNEL_UNAVAILABLE. */
+/* Validates everything (sizes, magic, version, ids, both checksums, k and
+ * block limits) before trusting anything, then builds a new filter on the
+ * default kernel. Returns BLOOMSIMD_OK, or _CORRUPT, _VERSION (unknown format
+ * version or newer layout/hash id), _TOO_LARGE (the host cannot address it),
+ * _INVALID_ARGUMENT (NULL out or buf), _NO_MEMORY, _KERNEL_UNAVAILABLE. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_deserialize(bloomsimd_filter **out, const void *buf, size_t len);
 /* Atomic save: temporary file, fsync, rename, fsync of the directory. A crash
  * leaves the old file or the new one. BLOOMSIMD_ERR_IO keeps errno. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_save(const bloomsimd_filter *filter, const char *path);
 BLOOMSIMD_API bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path);
-/* Maps a saved filter; flags from BLOOMSIMD_MAP_*. */
+/* Maps a saved filter; flags from BLOOMSIMD_MAP_*. Validation reads the whole
+ * payload once (checksum). Returns BLOOMSIMD_OK, or _CORRUPT (including a
+ * never-synced writable file, unless BLOOMSIMD_MAP_ACCEPT_UNSYNCED), _VERSION,
+ * _IO (errno kept; a second writable mapping of one file fails with errno
+ * EWOULDBLOCK), _INVALID_ARGUMENT (NULL, unknown flags). Another process
+ * truncating a mapped file raises SIGBUS in the mapper; no library can prevent that. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigned flags);
-/* Writable mapping: updates the header checksums and msyncs. Heap filters: no-op. */
+/* Writable mapping: updates the header checksums and msyncs. Heap filters and
+ * read-only mappings: no-op (BLOOMSIMD_OK). NULL: BLOOMSIMD_ERR_INVALID_ARGUMENT;
+ * msync failure: BLOOMSIMD_ERR_IO. bloomsimd_destroy does NOT sync: inserts
+ * since the last sync reach the file (shared mapping) but its checksum is stale
+ * until the next sync (docs/FORMAT.md, "Crashes"). */
 BLOOMSIMD_API bloomsimd_status bloomsimd_sync(bloomsimd_filter *filter);
 
 /* ======================================================================== */
