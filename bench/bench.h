@@ -40,6 +40,7 @@ typedef struct bench_options {
     bool pin;
     bool quiet;           /* no progress on stderr */
     bool wall_clock;      /* time single-thread phases by wall clock, not thread CPU time */
+    bool long_output;     /* also list every measurement with min, max and Mkeys/s */
     bool fpr_sweep;       /* measured FPR vs bits/key (also implied by --plot) */
     const char *csv_path;
     const char *json_path;

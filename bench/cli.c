@@ -33,6 +33,7 @@ static void usage(FILE *f)
           "  --no-libbloom      skip libbloom (slow: ~150-300 ns/key)\n"
           "  --fpr-sweep        measure FPR vs bits/key (implied by --plot)\n"
           "  --perf             hardware counters per key (perf_event_open)\n"
+          "  --long             after each size, list every cell: median [min..max], Mkeys/s\n"
           "  --csv FILE         all results as CSV\n"
           "  --json FILE        all results as JSON\n"
           "  --plot DIR         PNG charts (gnuplot) into DIR\n"
@@ -119,6 +120,8 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
             o->perf = true;
         } else if (strcmp(a, "--no-pin") == 0) {
             o->pin = false;
+        } else if (strcmp(a, "--long") == 0) {
+            o->long_output = true;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = true;
         } else if (!v) {

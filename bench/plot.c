@@ -78,10 +78,12 @@ bool bench_plot(const bench_options *o, const char *const *kernels, size_t nk, c
     if (!g) return false;
     fprintf(g, "set terminal pngcairo size 960,560 noenhanced\n");
     fprintf(g, "set output '%s/bench-ns-per-key.png'\n", o->plot_dir);
-    fprintf(g, "set title 'batched negative lookup, %s: ns/key vs filter size'\n",
-            o->fpr > 0 ? "sized by FPR target" : "fixed bits/key");
+    if (o->fpr > 0)
+        fprintf(g, "set title 'batched negative lookup, filters sized for FPR %g: ns/key vs filter size'\n", o->fpr);
+    else
+        fprintf(g, "set title 'batched negative lookup, %.4g bits/key: ns/key vs filter size'\n", o->bits_per_key);
     fprintf(g, "set logscale x 10\nset logscale y 2\nset grid\nset key outside right top\nset format x '10^%%L'\n");
-    fprintf(g, "set xlabel 'keys in filter (10 bits/key: bytes = keys * 1.25)'\nset ylabel 'ns per key (median)'\n");
+    fprintf(g, "set xlabel 'keys in filter'\nset ylabel 'ns per key (median)'\n");
     fprintf(g, "plot '%s' using 1:2 with linespoints lw 3 dt 2 title 'ceiling (1 line/key)'", data1);
     for (size_t i = 0; i < nk; i++)
         fprintf(g, ", '' using 1:%zu with linespoints lw 2 title '%s'", i + 3, kernels[i]);

@@ -77,7 +77,6 @@ void bench_print_header(const bench_options *o, const bench_machine *m, const ch
 void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n, const char *const *kernels,
                       size_t nk, int best)
 {
-    (void)o;
     char keys[32];
     fmt_keys(keys, sizeof keys, n);
     bench_result *fm = bench_result_find("fpr", "bloomsimd", "measured", n, 1);
@@ -132,6 +131,16 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
         printf("single-key lookups (bloomsimd_contains_u64, one call per key, any kernel): %s ns/key\n", s);
     }
     if (best >= 0) printf("* fastest batched negative lookup at this size: %s\n", kernels[best]);
+    if (!o->long_output) return;
+    printf("%-10s %-10s %-10s %9s %9s %9s %9s %6s\n", "section", "impl", "op", "median", "min", "max", "Mkeys/s",
+           "reps");
+    for (size_t i = 0; i < bench_result_count(); i++) {
+        bench_result *r = bench_result_get(i);
+        if (r->keys != n || r->ns.reps == 0 || strcmp(r->section, "fpr") == 0) continue;
+        if (strcmp(r->section, "kernel") && strcmp(r->section, "reference") && strcmp(r->section, "ceiling")) continue;
+        printf("%-10s %-10s %-10s %9.3f %9.3f %9.3f %9.1f %6u\n", r->section, r->impl, r->op, r->ns.median, r->ns.min,
+               r->ns.max, 1e3 / r->ns.median, r->ns.reps);
+    }
 }
 
 void bench_print_threads(const bench_options *o)
