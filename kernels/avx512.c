@@ -13,11 +13,12 @@
  * ((h >> 32) * nblocks) >> 32 is vpmuludq on the same register, so hash and
  * block address of 8 keys come out of ~14 vector instructions.
  *
- * Memory schedule (the fused and the hash paths alike): keys are handled in
- * groups of 8. Group i is hashed, its 8 block addresses are stored in a small
- * ring and prefetched; group i - AVX512_AHEAD_GROUPS, whose blocks were
- * prefetched that many groups earlier, is probed. See AVX512_AHEAD_GROUPS for
- * the measured choice of distance.
+ * Memory schedule (the fused and the hashes-in paths alike): keys are handled
+ * in groups of 8. Group i is hashed, its 8 block addresses and word-subset
+ * ranks are stored in a small ring and its blocks prefetched (prefetchw for
+ * inserts); group i - AVX512_AHEAD_GROUPS, whose blocks were prefetched that
+ * many groups earlier, is probed. See AVX512_AHEAD_GROUPS for the measured
+ * choice of distance.
  *
  * Concurrent filters (g->concurrent):
  *   - inserts OR only the bits still missing, with one `lock or` per 64-bit
@@ -37,18 +38,33 @@
 /* Keys per zmm of hashes. */
 #define AVX512_LANES 8u
 
-/* Prefetch distance in groups of 8 keys (distance = 8 * this many keys).
- * DRAM latency here is ~100-120 ns and a lookup costs ~4-5 ns once memory
- * bound, so at least ~25 keys must be in flight; the core tracks a few dozen
- * outstanding L1 misses, and prefetches issued far earlier than needed only
- * get evicted or queue behind each other. Measured on a 125 MB filter (10^8
- * keys, README "Kernels"): see the table in the avx512 section there. */
+/* Prefetch distance in groups of 8 keys: 4 groups = 32 keys.
+ *
+ * Once the filter is far larger than L3, throughput is capped by the lines
+ * the core can have in flight (Little's law: ns/key = latency / lines in
+ * flight), and the L1 miss buffers (a few dozen on Zen 4/5) are that cap.
+ * The distance must be at least their count to keep them all busy; beyond
+ * it the extra prefetches only wait in the load queue, where they hold up
+ * the probe loads behind them. Measured on this machine (2-core Zen VM,
+ * heavily shared, so thread CPU time, medians of 15 rotated reps, 10^8 keys,
+ * 125 MB filter with 2 MiB pages, 10^6 negative lookups per rep, batches of
+ * 4096), ns/key and the ratio to the ceiling loop (hash + block index +
+ * one-word read, best of distances 32/64/128):
+ *
+ *     distance (keys)    24     32     40     48     64     80     96    128
+ *     lookup           11.83  11.94  11.89  12.88  13.02  13.75  13.61  14.63
+ *       / ceiling       1.12   1.13   1.13   1.22   1.24   1.31   1.29   1.39
+ *     insert           11.70  11.25  12.15  12.40  12.45  12.94  13.31  12.74
+ *       / ceiling       1.13   1.09   1.18   1.20   1.21   1.25   1.29   1.24
+ *
+ * On a quiet machine a key costs ~3x less time, so 32 keys is ~150 ns of
+ * look-ahead: still more than one DRAM latency. */
 #ifndef AVX512_AHEAD_GROUPS
-#define AVX512_AHEAD_GROUPS 8u
+#define AVX512_AHEAD_GROUPS 4u
 #endif
 /* Ring of hashed groups: a power of two larger than the distance. */
 #ifndef AVX512_RING
-#define AVX512_RING 16u
+#define AVX512_RING 8u
 #endif
 _Static_assert(AVX512_RING > AVX512_AHEAD_GROUPS && (AVX512_RING & (AVX512_RING - 1)) == 0,
                "ring must be a power of two larger than the prefetch distance");
@@ -133,18 +149,16 @@ AVX512_INLINE __m512i avx512_load_block(const uint32_t *block, const int concurr
     return concurrent ? avx512_load_racy(block) : _mm512_load_si512((const void *)block);
 }
 
-/* 1 if every selected word of the block has its bit. The slot already holds
- * rank and lo, so the per-key work is a broadcast from memory, four vector
- * operations and a table load. */
-AVX512_INLINE unsigned avx512_probe_slot(const avx512_ctx *c, const avx512_slot *slot, unsigned j,
-                                         const int concurrent)
+/* The selected words of the block that lack their bit (0: the key may be
+ * present). The slot already holds rank and lo, so the per-key work is a
+ * broadcast from memory, four vector operations and a table load. */
+AVX512_INLINE __mmask16 avx512_missing(const avx512_ctx *c, const avx512_slot *slot, unsigned j, const int concurrent)
 {
     uint32_t lo;
     memcpy(&lo, &slot->hash[j], sizeof lo); /* little-endian: the low half */
     __mmask16 select = (__mmask16)c->subsets[slot->rank[j]];
     const uint32_t *block = (const uint32_t *)(uintptr_t)slot->addr[j];
-    __mmask16 missing = _mm512_mask_testn_epi32_mask(select, avx512_load_block(block, concurrent), avx512_bits(c, lo));
-    return _kortestz_mask16_u8(missing, missing);
+    return _mm512_mask_testn_epi32_mask(select, avx512_load_block(block, concurrent), avx512_bits(c, lo));
 }
 
 AVX512_INLINE void avx512_insert_slot(const avx512_ctx *c, const avx512_slot *slot, unsigned j, const int concurrent)
@@ -207,11 +221,26 @@ AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t
     for (unsigned j = 0; j < AVX512_LANES; j++) avx512_prefetch(slot->addr[j], for_write);
 }
 
-/* out[0..count) = the low `count` bits of hits as 0/1 bytes. */
-AVX512_INLINE void avx512_store_hits(uint8_t *out, unsigned hits, size_t count)
+/* Lookups of one group. The 8 missing-word masks are packed 4 to a 64-bit
+ * mask register (kunpckwd, kunpckdq), moved to one xmm, and a single 16-bit
+ * compare against zero gives the 8 answers: ~1.5 instructions per key
+ * instead of a per-key test/setcc/shift/or chain. */
+AVX512_INLINE __mmask8 avx512_lookup_group(const avx512_ctx *c, const avx512_slot *slot, size_t count,
+                                           const int concurrent)
 {
-    __m128i bytes = _mm_maskz_mov_epi8((__mmask16)hits, _mm_set1_epi8(1));
-    _mm_mask_storeu_epi8((void *)out, (__mmask16)((1u << count) - 1u), bytes);
+    if (count < AVX512_LANES) {
+        unsigned hits = 0;
+        for (unsigned j = 0; j < count; j++) hits |= (avx512_missing(c, slot, j, concurrent) == 0) << j;
+        return (__mmask8)hits;
+    }
+    __mmask16 m0 = avx512_missing(c, slot, 0, concurrent), m1 = avx512_missing(c, slot, 1, concurrent);
+    __mmask16 m2 = avx512_missing(c, slot, 2, concurrent), m3 = avx512_missing(c, slot, 3, concurrent);
+    __mmask16 m4 = avx512_missing(c, slot, 4, concurrent), m5 = avx512_missing(c, slot, 5, concurrent);
+    __mmask16 m6 = avx512_missing(c, slot, 6, concurrent), m7 = avx512_missing(c, slot, 7, concurrent);
+    __mmask64 lo4 = _mm512_kunpackd(_mm512_kunpackw(m3, m2), _mm512_kunpackw(m1, m0));
+    __mmask64 hi4 = _mm512_kunpackd(_mm512_kunpackw(m7, m6), _mm512_kunpackw(m5, m4));
+    __m128i packed = _mm_set_epi64x((long long)_cvtmask64_u64(hi4), (long long)_cvtmask64_u64(lo4));
+    return _mm_cmpeq_epi16_mask(packed, _mm_setzero_si128());
 }
 
 /* The whole pipeline. hashed: src holds hashes, not keys. insert: OR blocks,
@@ -223,7 +252,7 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
     __attribute__((aligned(64))) avx512_slot ring[AVX512_RING];
     const avx512_ctx ctx = avx512_context(g);
     const size_t groups = (n + AVX512_LANES - 1) / AVX512_LANES;
-    size_t hits = 0;
+    __m128i hit_sums = _mm_setzero_si128();
 
     for (size_t i = 0; i < groups && i < AVX512_AHEAD_GROUPS; i++)
         avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed, insert);
@@ -240,20 +269,13 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
             for (unsigned j = 0; j < count; j++) avx512_insert_slot(&ctx, slot, j, concurrent);
             continue;
         }
-        unsigned group_hits = 0;
-        if (count == AVX512_LANES) {
-#pragma GCC unroll 8
-            for (unsigned j = 0; j < AVX512_LANES; j++) group_hits |= avx512_probe_slot(&ctx, slot, j, concurrent) << j;
-        } else {
-            for (unsigned j = 0; j < count; j++) group_hits |= avx512_probe_slot(&ctx, slot, j, concurrent) << j;
-        }
-        if (out) avx512_store_hits(out + first, group_hits, count);
-        /* popcount of at most 8 bits without needing -mpopcnt */
-        unsigned x = group_hits - ((group_hits >> 1) & 0x55u);
-        x = (x & 0x33u) + ((x >> 2) & 0x33u);
-        hits += (x + (x >> 4)) & 0x0fu;
+        __mmask8 group_hits = avx512_lookup_group(&ctx, slot, count, concurrent);
+        /* 0/1 bytes; their sum (vpsadbw) counts the hits without popcnt */
+        __m128i bytes = _mm_maskz_mov_epi8((__mmask16)group_hits, _mm_set1_epi8(1));
+        if (out) _mm_mask_storeu_epi8((void *)(out + first), (__mmask16)((1u << count) - 1u), bytes);
+        hit_sums = _mm_add_epi64(hit_sums, _mm_sad_epu8(bytes, _mm_setzero_si128()));
     }
-    return hits;
+    return (size_t)_mm_cvtsi128_si64(hit_sums);
 }
 
 static void avx512_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uint64_t *hashes)
