@@ -115,6 +115,7 @@ static int best_by(const char *op, uint64_t n, const char *const *kernels, size_
     int best = -1;
     double best_ns = INFINITY;
     for (size_t i = 0; i < nk; i++) {
+        if (bloomsimd_kernel_emulated(kernels[i])) continue; /* never a candidate: never auto-selected */
         bench_result *r = bench_result_find("kernel", kernels[i], op, n, 1);
         if (r && r->ns.median < best_ns) best_ns = r->ns.median, best = (int)i;
     }

@@ -115,7 +115,8 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
         fmt_ratio(ri, sizeof ri, bench_result_find(section, impl, "insert", n, 1));
         fmt_ratio(rl, sizeof rl, look);
         if (i < nk)
-            snprintf(label, sizeof label, "%s%s", impl, (int)i == best ? " *" : "");
+            snprintf(label, sizeof label, "%s%s%s", impl, bloomsimd_kernel_emulated(impl) ? " (emu)" : "",
+                     (int)i == best ? " *" : "");
         else {
             unsigned rk = 0;
             sscanf(look->note, "k=%u", &rk);
@@ -268,6 +269,7 @@ static const char *best_at(const char *const *kernels, size_t nk, uint64_t n)
     const char *best = NULL;
     double ns = INFINITY;
     for (size_t i = 0; i < nk; i++) {
+        if (bloomsimd_kernel_emulated(kernels[i])) continue;
         bench_result *r = bench_result_find("kernel", kernels[i], "lookup0", n, 1);
         if (r && r->ns.median < ns) ns = r->ns.median, best = kernels[i];
     }
