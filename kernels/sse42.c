@@ -7,19 +7,42 @@
  * k-of-16 word selection becomes four 16-byte lane masks looked up by nibble.
  *
  * Hashing: XXH3's 64x64 multiplies are emulated with three pmuludq per
- * 64-bit lane (2 keys per register). See SSE42_FUSED_HASH for which hash the
- * fused paths use and why.
+ * 64-bit lane (2 keys per register). It beats scalar, barely: hash_u64 of
+ * 10^5 keys took 1.45 ns/key vs 1.85 for the inlined scalar formula
+ * (bloomsimd_xxh3_u64, two imul) and 5.0 for a loop calling libxxhash's
+ * XXH3_64bits_withSeed (median of 9, same run). The fused paths therefore
+ * hash with SSE too: a variant hashing each pair with scalar imul measured
+ * 9.1 vs 8.9 ns/key (10^5 keys) and 16.6-17.1 vs 14.8-16.8 (10^8 keys).
+ *
+ * Concurrent filters (g->concurrent): inserts use one relaxed lock-or per
+ * non-zero 64-bit word, lookups read the block with relaxed 64-bit atomic
+ * loads. Cost at 10^8 keys: insert 40.6 vs 17.3 ns/key (2.4x: each locked
+ * op drains the store buffer, serialising the misses), lookup unchanged
+ * (16.7 vs 15.4, noise).
  *
  * Batches are pipelined for memory-level parallelism: keys are hashed and
  * their blocks prefetched SSE42_AHEAD keys before they are probed.
  */
-#include <immintrin.h>
+#include <nmmintrin.h> /* SSE4.2 and everything below it, nothing newer */
 
 #include "layout.h"
 
 /*
- * Keys probed per pipeline step, and how many keys ahead a block is
- * prefetched (measurement pending; see the report for the tuning run).
+ * Keys probed per pipeline step, and how many keys ahead a block is hashed
+ * and prefetched. Needed: DRAM latency / time per key lines in flight, i.e.
+ * ~100 ns (assumed) / ~4.5 ns (ANCHORS.md ceiling) ~ 22 on an idle Zen 5,
+ * plus one group of slack.
+ * Measured (10^8 keys, 125 MB filter, k=7, contains_u64 of 10^7 absent keys,
+ * ns/key, thread CPU time, median of 5/7/7 reps in three runs on a 2-CPU VM
+ * at load 7-12, so the ceiling itself read 13-15 instead of ~5):
+ *     AHEAD     8     16     32     48     64     96    128    256
+ *     run 1  18.5   16.4   16.4   15.6   14.8   15.6   16.6   16.4
+ *     run 2     -   15.7   16.6   16.2   16.8   16.4   16.4   17.0
+ *     run 3     -   14.9   15.3   15.9   15.7   17.1   17.0   18.3
+ * 8 is too short; 16..64 are equal within the noise and >= 96 tends to
+ * lose (perhaps prefetched lines evicted before use; not verified). 64 is chosen: the top of the flat range,
+ * so an idle machine (shorter per-key time, more lines needed in flight)
+ * still has about 3x the 22 lines it needs. Ring: 128 x 16 B = 2 KiB (L1).
  */
 #define SSE42_GROUP 8u
 #define SSE42_AHEAD 64u
@@ -85,13 +108,21 @@ static void sse42_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uin
  * exponent 127) gives the float 2^b exactly (exponent 127 + b <= 158, no carry
  * into the sign), and cvttps2dq converts it back. For b <= 30 that is 1 << b;
  * 2^31 does not fit an int32, so cvttps2dq returns its "integer indefinite"
- * value 0x80000000, which is exactly 1u << 31 (tests/the self-check cover
- * every b). 4 instructions: psrld, pand, paddd, cvttps2dq.
+ * value 0x80000000, which is exactly 1u << 31 (all 2^32 inputs x were
+ * checked against 1u << (x >> 27)). 4 instructions: psrld, pand, paddd,
+ * cvttps2dq.
  *
- * Alternative (measurement pending): a pshufb table (broadcast b to the lane's 4 bytes,
- * subtract {0,8,16,24}, saturating-add 0x78 so only the byte holding the bit
- * indexes table[8..15] = 1 << (b & 7), then pshufb): 5 instructions, two on
- * the shuffle port.
+ * Measured (contains_hashes on a 1-block, all-ones filter: compute only,
+ * 10^5 hashes, thread CPU time, median of 21, three runs), ns/key:
+ *     float exponent (chosen)      4.32  4.30  6.86
+ *     pshufb byte table            4.81  4.62  6.84
+ *     pmulld (1 << (b & 15)) * (1 or 65536), both from pshufb tables
+ *                                  7.21  7.18  10.07
+ * Rejected: the pshufb table (broadcast b to the lane's 4 bytes, subtract
+ * {0,8,16,24}, saturating-add 0x78 so that only the byte holding the bit
+ * indexes table[8..15] = 1 << (b & 7), pshufb): 5 instructions, 2 shuffles,
+ * 4-11% slower. The pmulld product: 11 instructions and a 3-cycle multiply,
+ * ~1.65x slower.
  */
 static inline __m128i sse42_pow2(__m128i x)
 {
