@@ -3,8 +3,8 @@
  *
  * A block is four xmm registers (4 x 4 words). Per key, the 16 bit positions
  * come from four pmulld of lo by the salts, the bit index b = x >> 27 is
- * turned into 1u << b without a variable shift (see sse42_pow2), and the
- * k-of-16 word selection becomes four 16-byte lane masks looked up by nibble.
+ * turned into 1u << b without a variable shift (see sse42_pow2_masked), and
+ * the k-of-16 word selection is folded into that conversion.
  *
  * Hashing: XXH3's 64x64 multiplies are emulated with three pmuludq per
  * 64-bit lane (2 keys per register). It beats scalar, barely: hash_u64 of
@@ -102,43 +102,49 @@ static void sse42_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uin
 /* ---- the in-block mask --------------------------------------------------- */
 
 /*
- * 1u << (x >> 27) in each 32-bit lane. SSE has no per-lane variable shift;
- * chosen: the float-exponent trick. (x >> 27) << 23 == (x >> 4) & (31 << 23)
- * places b in the exponent field; adding the bits of 1.0f (0x3F800000, biased
- * exponent 127) gives the float 2^b exactly (exponent 127 + b <= 158, no carry
- * into the sign), and cvttps2dq converts it back. For b <= 30 that is 1 << b;
- * 2^31 does not fit an int32, so cvttps2dq returns its "integer indefinite"
- * value 0x80000000, which is exactly 1u << 31 (all 2^32 inputs x were
- * checked against 1u << (x >> 27)). 4 instructions: psrld, pand, paddd,
- * cvttps2dq.
+ * 1u << (x >> 27) in each 32-bit lane whose bias is 0x3F800000, 0 in lanes
+ * whose bias is 0. SSE has no per-lane variable shift; chosen: the
+ * float-exponent trick. (x >> 27) << 23 == (x >> 4) & (31 << 23) places b in
+ * the exponent field; adding the bits of 1.0f (0x3F800000, biased exponent
+ * 127) gives the float 2^b exactly (exponent 127 + b <= 158, no carry into the
+ * sign), and cvttps2dq converts it back. For b <= 30 that is 1 << b; 2^31 does
+ * not fit an int32, so cvttps2dq returns its "integer indefinite" value
+ * 0x80000000, which is exactly 1u << 31. With bias 0 the float is
+ * 2^(b - 127) < 1 (+0.0 for b = 0), which truncates to 0: the k-of-16 word
+ * selection rides in the bias for free. Both were checked for all 2^32
+ * inputs x. 4 instructions: psrld, pand, paddd, cvttps2dq.
  *
  * Measured (contains_hashes on a 1-block, all-ones filter: compute only,
- * 10^5 hashes, thread CPU time, median of 21, three runs), ns/key:
- *     float exponent (chosen)      4.32  4.30  6.86
- *     pshufb byte table            4.81  4.62  6.84
+ * 10^5 hashes, thread CPU time, median of 21, three runs each), ns/key:
+ *     float exponent, pand with a lane mask   4.32  4.30  6.86 | 5.52 4.25 4.52
+ *     float exponent, selection in the bias   (chosen)         | 5.47 4.07 4.15
+ *     pshufb byte table                       4.81  4.62  6.84 | 5.97 4.56 4.65
  *     pmulld (1 << (b & 15)) * (1 or 65536), both from pshufb tables
- *                                  7.21  7.18  10.07
+ *                                             7.21  7.18 10.07 | 9.08 6.98 7.02
  * Rejected: the pshufb table (broadcast b to the lane's 4 bytes, subtract
  * {0,8,16,24}, saturating-add 0x78 so that only the byte holding the bit
  * indexes table[8..15] = 1 << (b & 7), pshufb): 5 instructions, 2 shuffles,
- * 4-11% slower. The pmulld product: 11 instructions and a 3-cycle multiply,
- * ~1.65x slower.
+ * plus a pand for the selection; 3-11% slower. The pmulld product: 11
+ * instructions and a 3-cycle multiply, ~1.6x slower. A 256-row byte-indexed
+ * bias table (fewer scalar shifts) measured the same as the nibble one and
+ * is 8 KiB instead of 256 B.
  */
-static inline __m128i sse42_pow2(__m128i x)
+static inline __m128i sse42_pow2_masked(__m128i x, __m128i bias)
 {
     __m128i exponent = _mm_and_si128(_mm_srli_epi32(x, 4), _mm_set1_epi32(0x0F800000));
-    return _mm_cvttps_epi32(_mm_castsi128_ps(_mm_add_epi32(exponent, _mm_set1_epi32(0x3F800000))));
+    return _mm_cvttps_epi32(_mm_castsi128_ps(_mm_add_epi32(exponent, bias)));
 }
 
-#define SSE42_NIBBLE(q) {0u - ((q) & 1u), 0u - (((q) >> 1) & 1u), 0u - (((q) >> 2) & 1u), 0u - (((q) >> 3) & 1u)}
+#define SSE42_ONE 0x3F800000u /* the bits of 1.0f */
+#define SSE42_BIAS(q)                                                                                                  \
+    {((q) & 1u) ? SSE42_ONE : 0u, ((q) & 2u) ? SSE42_ONE : 0u, ((q) & 4u) ? SSE42_ONE : 0u, ((q) & 8u) ? SSE42_ONE : 0u}
 
-/* Row q: all-ones in lane j iff bit j of q is set. Selecting words 4r..4r+3
- * is one load of row (select >> 4r) & 15 (cheaper than broadcast+and+cmpeq). */
-static _Alignas(16) const uint32_t sse42_nibble_lanes[16][4] = {
-    SSE42_NIBBLE(0u),  SSE42_NIBBLE(1u),  SSE42_NIBBLE(2u),  SSE42_NIBBLE(3u),
-    SSE42_NIBBLE(4u),  SSE42_NIBBLE(5u),  SSE42_NIBBLE(6u),  SSE42_NIBBLE(7u),
-    SSE42_NIBBLE(8u),  SSE42_NIBBLE(9u),  SSE42_NIBBLE(10u), SSE42_NIBBLE(11u),
-    SSE42_NIBBLE(12u), SSE42_NIBBLE(13u), SSE42_NIBBLE(14u), SSE42_NIBBLE(15u),
+/* Row q: the bias of sse42_pow2_masked for words 4r..4r+3 when the nibble
+ * (select >> 4r) & 15 is q. */
+static _Alignas(16) const uint32_t sse42_nibble_bias[16][4] = {
+    SSE42_BIAS(0u),  SSE42_BIAS(1u),  SSE42_BIAS(2u),  SSE42_BIAS(3u),  SSE42_BIAS(4u),  SSE42_BIAS(5u),
+    SSE42_BIAS(6u),  SSE42_BIAS(7u),  SSE42_BIAS(8u),  SSE42_BIAS(9u),  SSE42_BIAS(10u), SSE42_BIAS(11u),
+    SSE42_BIAS(12u), SSE42_BIAS(13u), SSE42_BIAS(14u), SSE42_BIAS(15u),
 };
 
 static _Alignas(16) const uint32_t sse42_salts[16] = BLOOMSIMD_SALTS;
@@ -157,8 +163,8 @@ static inline sse42_mask sse42_block_mask(const uint16_t *subsets, uint32_t nsub
     sse42_mask m;
     for (unsigned r = 0; r < 4; r++) {
         __m128i salt = _mm_load_si128((const __m128i *)(const void *)(sse42_salts + 4 * r));
-        __m128i lanes = _mm_load_si128((const __m128i *)(const void *)sse42_nibble_lanes[(select >> (4 * r)) & 15u]);
-        m.q[r] = _mm_and_si128(sse42_pow2(_mm_mullo_epi32(vlo, salt)), lanes);
+        __m128i bias = _mm_load_si128((const __m128i *)(const void *)sse42_nibble_bias[(select >> (4 * r)) & 15u]);
+        m.q[r] = sse42_pow2_masked(_mm_mullo_epi32(vlo, salt), bias);
     }
     return m;
 }
