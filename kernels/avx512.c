@@ -3,10 +3,9 @@
  *
  * One 64-byte block is exactly one zmm register of 16 32-bit words, so a
  * probe is: broadcast lo, multiply by the 16 salts (vpmulld), >> 27, 1 << bit
- * (vpsllvd), then one vptestmd against the block under the k-mask `select`
- * (lookup: every selected lane has its bit) or one masked OR and store
- * (insert). Lanes outside `select` never take part, so no mask register or
- * zeroing is needed for lookups.
+ * (vpsllvd), then under the k-mask `select` either one vptestnmd against the
+ * block (lookup: no selected lane may lack its bit) or one masked OR and
+ * store (insert). Lanes outside `select` never take part.
  *
  * Hashing runs 8 keys per zmm: XXH3's 4..8-byte path is rotates, xors and two
  * 64x64 multiplies, which AVX-512DQ has natively (vpmullq). The block index
@@ -25,11 +24,11 @@
  *     word that has any (the same relaxed fetch_or as bloomsimd_block_or, so
  *     filter bytes match scalar exactly);
  *   - blocks are read with an inline-asm vmovdqa64. The compiler (and TSan)
- *     do not see a C access, so there is no C data race; the hardware reads
- *     the aligned block in accesses no narrower than its 8-byte elements.
- *     Bits only ever go 0 -> 1, so any mix of before/after values a racing
- *     read can observe is a valid answer ("may or may not see a concurrent
- *     insert"), exactly as with the scalar kernel's 16 relaxed loads.
+ *     see no C access, so there is no C data race. However the hardware
+ *     splits the read, every byte is read atomically, and bits only ever go
+ *     0 -> 1: any mix of old and new bytes a racing read observes is a valid
+ *     answer ("may or may not see a concurrent insert"), exactly as with the
+ *     scalar kernel's 16 relaxed loads. It costs nothing measurable.
  */
 #include <immintrin.h>
 
