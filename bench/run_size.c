@@ -240,6 +240,27 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             bench_result_add("reference", "classic", "fill", n, 1, s);
         }
     }
+    /* libbloom: one key per call and ~100-300 ns/key, so it joins the
+     * interleaved measurements with fewer keys per repetition */
+    void *lb = NULL;
+    size_t ql = q < LIBBLOOM_QUERIES ? q : (size_t)LIBBLOOM_QUERIES;
+    char lb_note[64] = "";
+    bench_op_ctx lb_ctx = {.batch = o->batch};
+    if (o->refs && o->libbloom && bench_libbloom_compiled() && n <= LIBBLOOM_MAX_KEYS) {
+        lb = bench_libbloom_create(n, bpk);
+        if (lb) {
+            bench_progress(o, "%llu keys: filling libbloom", (unsigned long long)n);
+            lb_ctx.libbloom = lb;
+            set_keys(&lb_ctx, w->inserted, (size_t)n, (size_t)n);
+            double t0 = bench_clock_ns(o);
+            bench_op_libbloom_insert(&lb_ctx);
+            double t1 = bench_clock_ns(o);
+            bench_stats s = {(t1 - t0) / (double)n, (t1 - t0) / (double)n, (t1 - t0) / (double)n, 1};
+            bench_result_add("reference", "libbloom", "fill", n, 1, s);
+            snprintf(lb_note, sizeof lb_note, "k=%u, %.2f bits/key, one key per call", bench_libbloom_k(lb),
+                     bench_libbloom_bits_per_key(lb, n));
+        }
+    }
 
     /* ---- the operations, interleaved across implementations ---- */
     struct {
@@ -248,25 +269,28 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
         const uint64_t *keys;
         size_t nkeys;
         bench_fn classic_fn;
+        bench_fn libbloom_fn;
         bool ceiling;
         bool bytes;
         const bench_byte_keys *bk;
     } ops[] = {
-        {"lookup0", bench_op_lookup, w->absent, q, bench_op_classic_lookup, true, false, NULL},
-        {"insert", bench_op_insert, w->inserted, (size_t)n, bench_op_classic_insert, false, false, NULL},
-        {"lookup50", bench_op_lookup, w->half, q, bench_op_classic_lookup, false, false, NULL},
-        {"lookup100", bench_op_lookup, w->present, q, bench_op_classic_lookup, false, false, NULL},
-        {"hash", bench_op_hash, w->absent, q, NULL, false, false, NULL},
-        {"add16", bench_op_add_bytes, NULL, qb, NULL, false, true, &b16},
-        {"lookup16", bench_op_lookup_bytes, NULL, qb, NULL, false, true, &b16},
-        {"add64", bench_op_add_bytes, NULL, qb, NULL, false, true, &b64},
-        {"lookup64", bench_op_lookup_bytes, NULL, qb, NULL, false, true, &b64},
+        {"lookup0", bench_op_lookup, w->absent, q, bench_op_classic_lookup, bench_op_libbloom_lookup, true, false, NULL},
+        {"insert", bench_op_insert, w->inserted, (size_t)n, bench_op_classic_insert, bench_op_libbloom_insert, false,
+         false, NULL},
+        {"lookup50", bench_op_lookup, w->half, q, bench_op_classic_lookup, bench_op_libbloom_lookup, false, false, NULL},
+        {"lookup100", bench_op_lookup, w->present, q, bench_op_classic_lookup, bench_op_libbloom_lookup, false, false,
+         NULL},
+        {"hash", bench_op_hash, w->absent, q, NULL, NULL, false, false, NULL},
+        {"add16", bench_op_add_bytes, NULL, qb, NULL, NULL, false, true, &b16},
+        {"lookup16", bench_op_lookup_bytes, NULL, qb, NULL, NULL, false, true, &b16},
+        {"add64", bench_op_add_bytes, NULL, qb, NULL, NULL, false, true, &b64},
+        {"lookup64", bench_op_lookup_bytes, NULL, qb, NULL, NULL, false, true, &b64},
     };
     double ceiling_ns = 0;
     for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
-        bench_job jobs[BENCH_MAX_KERNELS + 2];
-        bench_op_ctx ctx[BENCH_MAX_KERNELS + 2];
-        bench_measurement res[BENCH_MAX_KERNELS + 2];
+        bench_job jobs[BENCH_MAX_KERNELS + 3];
+        bench_op_ctx ctx[BENCH_MAX_KERNELS + 3];
+        bench_measurement res[BENCH_MAX_KERNELS + 3];
         size_t nj = 0;
         size_t total = ops[oi].bytes ? qb : q;
         for (size_t i = 0; i < live; i++) {
@@ -276,7 +300,14 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             jobs[nj] = (bench_job){ops[oi].fn, &ctx[nj], (double)total, false, NULL};
             nj++;
         }
-        int classic_job = -1, ceiling_job = -1;
+        int classic_job = -1, ceiling_job = -1, libbloom_job = -1;
+        if (lb && ops[oi].libbloom_fn) {
+            ctx[nj] = lb_ctx;
+            /* inserts cycle over all inserted keys, lookups over the first ql queries */
+            set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys < ql ? ops[oi].nkeys : ql, ql);
+            jobs[nj] = (bench_job){ops[oi].libbloom_fn, &ctx[nj], (double)ql, false, NULL};
+            libbloom_job = (int)nj++;
+        }
         if (have_classic && ops[oi].classic_fn) {
             ctx[nj] = classic_ctx;
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
@@ -315,6 +346,14 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             if (strcmp(ops[oi].op, "lookup100") == 0 && res[classic_job].count != q)
                 bench_check_failed("classic: %llu of %zu present keys found", (unsigned long long)res[classic_job].count,
                                    q);
+        }
+        if (libbloom_job >= 0) {
+            bench_result *r = record("reference", "libbloom", ops[oi].op, n, &res[libbloom_job], ceiling_ns);
+            if (r) snprintf(r->note, sizeof r->note, "%s", lb_note);
+            if (r && strcmp(ops[oi].op, "lookup0") == 0) r->value = (double)res[libbloom_job].count / (double)ql;
+            if (strcmp(ops[oi].op, "lookup100") == 0 && res[libbloom_job].count != ql)
+                bench_check_failed("libbloom: %llu of %zu present keys found",
+                                   (unsigned long long)res[libbloom_job].count, ql);
         }
         if (strcmp(ops[oi].op, "lookup100") == 0 && res[0].count != q)
             bench_check_failed("false negatives at %llu keys: %llu of %zu present keys found", (unsigned long long)n,
@@ -381,49 +420,12 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
         }
     }
 
-    /* ---- libbloom: one key per call, slow, so fewer keys ---- */
-    if (o->refs && o->libbloom && bench_libbloom_compiled() && n <= LIBBLOOM_MAX_KEYS) {
-        void *lb = bench_libbloom_create(n, bpk);
-        if (lb) {
-            size_t ql = q < LIBBLOOM_QUERIES ? q : (size_t)LIBBLOOM_QUERIES;
-            bench_progress(o, "%llu keys: filling libbloom (%.0f ms expected)", (unsigned long long)n, (double)n * 3e-4);
-            bench_op_ctx c = {.libbloom = lb, .batch = o->batch};
-            set_keys(&c, w->inserted, (size_t)n, (size_t)n);
-            double t0 = bench_clock_ns(o);
-            bench_op_libbloom_insert(&c);
-            double t1 = bench_clock_ns(o);
-            bench_stats s = {(t1 - t0) / (double)n, (t1 - t0) / (double)n, (t1 - t0) / (double)n, 1};
-            bench_result_add("reference", "libbloom", "fill", n, 1, s);
-            char note[64];
-            snprintf(note, sizeof note, "k=%u, %.2f bits/key, one key per call", bench_libbloom_k(lb),
-                     bench_libbloom_bits_per_key(lb, n));
-            struct {
-                const char *op;
-                bench_fn fn;
-                const uint64_t *keys;
-                size_t nkeys;
-            } lops[] = {{"insert", bench_op_libbloom_insert, w->inserted, (size_t)n},
-                        {"lookup0", bench_op_libbloom_lookup, w->absent, ql},
-                        {"lookup50", bench_op_libbloom_lookup, w->half, ql},
-                        {"lookup100", bench_op_libbloom_lookup, w->present, ql}};
-            bench_options few = *o;
-            if (few.reps > 3) few.reps = 3;
-            for (size_t i = 0; i < sizeof lops / sizeof lops[0]; i++) {
-                set_keys(&c, lops[i].keys, lops[i].nkeys, ql);
-                bench_progress(o, "%llu keys: libbloom %s", (unsigned long long)n, lops[i].op);
-                bench_measurement r = bench_measure(&few, lops[i].fn, &c, (double)ql);
-                bench_result *rr = record("reference", "libbloom", lops[i].op, n, &r, ceiling_ns);
-                if (rr) snprintf(rr->note, sizeof rr->note, "%s", note);
-                if (rr && strcmp(lops[i].op, "lookup0") == 0) rr->value = (double)r.count / (double)ql;
-                if (strcmp(lops[i].op, "lookup100") == 0 && r.count != ql)
-                    bench_check_failed("libbloom: %llu of %zu present keys found", (unsigned long long)r.count, ql);
-            }
-            bench_stats none = {0, 0, 0, 0};
-            bench_result *lk = bench_result_find("reference", "libbloom", "lookup0", n, 1);
-            bench_result *r = bench_result_add("fpr", "libbloom", "measured", n, 1, none);
-            if (r && lk) r->value = lk->value, snprintf(r->note, sizeof r->note, "%s", note);
-            bench_libbloom_destroy(lb);
-        }
+    if (lb) {
+        bench_stats none = {0, 0, 0, 0};
+        bench_result *lk = bench_result_find("reference", "libbloom", "lookup0", n, 1);
+        bench_result *r = bench_result_add("fpr", "libbloom", "measured", n, 1, none);
+        if (r && lk) r->value = lk->value, snprintf(r->note, sizeof r->note, "%s", lb_note);
+        bench_libbloom_destroy(lb);
     }
 
     int best = best_by("lookup0", n, kernels, nk);
