@@ -242,10 +242,11 @@ static void run(size_t writers, const bloomsimd_options *geometry, bool with_uni
     bloomsimd_destroy(s.filter);
 }
 
-/* Small enough that threads often hit the same block and word (contended
- * ORs), and large enough to leave L2 (no help from a shared cache line). */
+/* small: 64 blocks, so threads keep hitting the same block and word
+ * (contended ORs on shared lines). large: ~6 MiB, beyond one core's 2 MiB
+ * L2, so inserts miss and stay in flight while other threads write. */
 static const bloomsimd_options small = {.bits = 512 * 64, .k = 8, .seed = 11};
-static const bloomsimd_options large = {.capacity = 8 * KEYS_PER_WRITER * 4, .fpr = 0.01, .seed = 12};
+static const bloomsimd_options large = {.capacity = 8 * KEYS_PER_WRITER * 16, .fpr = 0.01, .seed = 12};
 
 Test(concurrency, two_writers_two_readers_lose_nothing)
 {
