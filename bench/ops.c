@@ -1,6 +1,8 @@
 /*
  * ops.c — the measured operations (see ops.h).
  */
+#include <xxhash.h>
+
 #include "ops.h"
 
 /* Calls body(pos, count) over `total` keys of keys[0..nkeys) cyclically, in
@@ -71,6 +73,17 @@ uint64_t bench_op_lookup_bytes(void *ctx)
     FOR_CHUNKS(c, pos, count,
                hits += bloomsimd_contains_batch(c->filter, c->bytes->ptrs + pos, c->bytes->lens + pos, count, c->out));
     return hits;
+}
+
+uint64_t bench_op_xxh3_lib(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t x = 0;
+    FOR_CHUNKS(c, pos, count, {
+        for (size_t i = 0; i < count; i++) c->hashes[i] = XXH3_64bits_withSeed(&c->keys[pos + i], 8, 0);
+        x ^= c->hashes[0] ^ c->hashes[count - 1];
+    });
+    return x;
 }
 
 uint64_t bench_op_ceiling(void *ctx)

@@ -35,6 +35,7 @@ uint64_t bench_op_hash(void *ctx);          /* bloomsimd_hash_batch_u64; xor of 
 uint64_t bench_op_add_bytes(void *ctx);     /* bloomsimd_add_batch on byte keys */
 uint64_t bench_op_lookup_bytes(void *ctx);  /* bloomsimd_contains_batch on byte keys; hits */
 uint64_t bench_op_ceiling(void *ctx);
+uint64_t bench_op_xxh3_lib(void *ctx);      /* libxxhash XXH3_64bits_withSeed per key, seed 0 */
 uint64_t bench_op_classic_insert(void *ctx);
 uint64_t bench_op_classic_lookup(void *ctx);
 uint64_t bench_op_libbloom_insert(void *ctx);

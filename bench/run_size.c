@@ -300,7 +300,13 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             jobs[nj] = (bench_job){ops[oi].fn, &ctx[nj], (double)total, false, NULL};
             nj++;
         }
-        int classic_job = -1, ceiling_job = -1, libbloom_job = -1;
+        int classic_job = -1, ceiling_job = -1, libbloom_job = -1, xxh3_job = -1;
+        if (o->refs && strcmp(ops[oi].op, "hash") == 0) {
+            ctx[nj] = impl[0].ctx; /* its hashes buffer */
+            set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
+            jobs[nj] = (bench_job){bench_op_xxh3_lib, &ctx[nj], (double)total, false, NULL};
+            xxh3_job = (int)nj++;
+        }
         if (lb && ops[oi].libbloom_fn) {
             ctx[nj] = lb_ctx;
             /* inserts cycle over all inserted keys, lookups over the first ql queries */
@@ -346,6 +352,12 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             if (strcmp(ops[oi].op, "lookup100") == 0 && res[classic_job].count != q)
                 bench_check_failed("classic: %llu of %zu present keys found", (unsigned long long)res[classic_job].count,
                                    q);
+        }
+        if (xxh3_job >= 0) {
+            bench_result *r = record("reference", "libxxhash", "hash", n, &res[xxh3_job], 0);
+            if (r) snprintf(r->note, sizeof r->note, "XXH3_64bits_withSeed, one key per call");
+            /* seed 0 on both sides: bit-exact, so the sampled xor must agree */
+            if (res[xxh3_job].count != res[0].count) bench_check_failed("libxxhash and %s hashes differ", impl[0].name);
         }
         if (libbloom_job >= 0) {
             bench_result *r = record("reference", "libbloom", ops[oi].op, n, &res[libbloom_job], ceiling_ns);
