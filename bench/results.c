@@ -1,16 +1,18 @@
 /*
  * results.c — every measurement as one record, and the machine-readable
  * outputs (--csv, --json). The stdout table (table.c) and the charts
- * (plot.c) read the same records.
+ * (plot.c) read the same records. Failed correctness checks are counted
+ * here too: main exits 2 if there was any.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bloomsimd.h>
 
-#include "bench.h"
+#include "run.h"
 
 static bench_result *results;
 static size_t nresults, capacity;
@@ -147,3 +149,18 @@ bool bench_write_json(const char *path, const bench_machine *m, const bench_opti
     fprintf(f, "  ]\n}\n");
     return fclose(f) == 0;
 }
+
+static unsigned check_failures;
+
+void bench_check_failed(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("CHECK FAILED: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    check_failures++;
+}
+
+unsigned bench_check_failures(void) { return check_failures; }

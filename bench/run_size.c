@@ -27,58 +27,6 @@ static const unsigned ceiling_sweep[CEILING_SWEEP_COUNT] = {16, 32, 64, 128};
 #define LIBBLOOM_QUERIES (UINT64_C(1) << 18)
 #define LIBBLOOM_MAX_KEYS UINT64_C(10000000)
 
-static unsigned check_failures;
-
-void bench_check_failed(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("CHECK FAILED: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    check_failures++;
-}
-
-unsigned bench_check_failures(void) { return check_failures; }
-
-bloomsimd_options bench_filter_options(const bench_options *o, uint64_t n, const char *kernel, uint32_t flags)
-{
-    bloomsimd_options opt = {.capacity = n, .k = o->k, .kernel = kernel, .flags = flags};
-    if (o->fpr > 0)
-        opt.fpr = o->fpr;
-    else
-        opt.bits = (uint64_t)ceil((double)n * o->bits_per_key);
-    return opt;
-}
-
-bool bench_workload_make(bench_workload *w, const bench_options *o, uint64_t n)
-{
-    memset(w, 0, sizeof *w);
-    w->n = n;
-    w->q = (size_t)(o->queries ? o->queries : 1);
-    w->inserted = bench_keys((size_t)n, o->seed, 1);
-    w->absent = bench_keys(w->q, o->seed, 2);
-    if (w->inserted && w->absent) {
-        w->half = bench_mixed_queries(w->inserted, (size_t)n, w->absent, w->q, 50, o->seed);
-        w->present = bench_mixed_queries(w->inserted, (size_t)n, w->absent, w->q, 100, o->seed);
-    }
-    if (!w->inserted || !w->absent || !w->half || !w->present) {
-        bench_workload_free(w);
-        return false;
-    }
-    return true;
-}
-
-void bench_workload_free(bench_workload *w)
-{
-    free(w->inserted);
-    free(w->absent);
-    free(w->half);
-    free(w->present);
-    memset(w, 0, sizeof *w);
-}
-
 static uint64_t filter_checksum(const bloomsimd_filter *f)
 {
     return XXH3_64bits(f->geometry.words, (size_t)f->geometry.nblocks * BLOOMSIMD_BLOCK_BYTES);

@@ -5,12 +5,15 @@
  * finaliser times an odd constant) is a bijection of 64-bit words, and the
  * counters are distinct for i < 2^48, so keys are distinct within and across
  * streams: "absent" keys really are absent, and every false positive counted
- * is a real one.
+ * is a real one. A size's workload: n inserted keys, and q queries each of
+ * absent keys, 50% present and 100% present keys.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include <math.h>
+
+#include "run.h"
 
 static uint64_t bench_mix(uint64_t z)
 {
@@ -87,4 +90,41 @@ void bench_byte_keys_free(bench_byte_keys *b)
     free((void *)b->ptrs);
     free(b->lens);
     memset(b, 0, sizeof *b);
+}
+
+bloomsimd_options bench_filter_options(const bench_options *o, uint64_t n, const char *kernel, uint32_t flags)
+{
+    bloomsimd_options opt = {.capacity = n, .k = o->k, .kernel = kernel, .flags = flags};
+    if (o->fpr > 0)
+        opt.fpr = o->fpr;
+    else
+        opt.bits = (uint64_t)ceil((double)n * o->bits_per_key);
+    return opt;
+}
+
+bool bench_workload_make(bench_workload *w, const bench_options *o, uint64_t n)
+{
+    memset(w, 0, sizeof *w);
+    w->n = n;
+    w->q = (size_t)(o->queries ? o->queries : 1);
+    w->inserted = bench_keys((size_t)n, o->seed, 1);
+    w->absent = bench_keys(w->q, o->seed, 2);
+    if (w->inserted && w->absent) {
+        w->half = bench_mixed_queries(w->inserted, (size_t)n, w->absent, w->q, 50, o->seed);
+        w->present = bench_mixed_queries(w->inserted, (size_t)n, w->absent, w->q, 100, o->seed);
+    }
+    if (!w->inserted || !w->absent || !w->half || !w->present) {
+        bench_workload_free(w);
+        return false;
+    }
+    return true;
+}
+
+void bench_workload_free(bench_workload *w)
+{
+    free(w->inserted);
+    free(w->absent);
+    free(w->half);
+    free(w->present);
+    memset(w, 0, sizeof *w);
 }
