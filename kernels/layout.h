@@ -153,9 +153,13 @@ static inline void bloomsimd_block_mask(const bloomsimd_geometry *g, uint64_t ha
     static const uint32_t salts[16] = BLOOMSIMD_SALTS;
     uint32_t lo = (uint32_t)hash;
     unsigned select = bloomsimd_word_select(g, hash);
+    /* Branch-free: the select bit becomes an all-ones or all-zero word. With
+     * a ?: here, gcc emits 16 data-dependent branches that mispredict on
+     * random keys, which made the reference several times slower than it
+     * needs to be (and every "x faster than scalar" figure flattering). */
     for (unsigned w = 0; w < 16; w++) {
         uint32_t bit = 1u << ((lo * salts[w]) >> 27);
-        mask[w] = ((select >> w) & 1u) ? bit : 0u;
+        mask[w] = bit & (0u - ((select >> w) & 1u));
     }
 }
 
