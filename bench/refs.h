@@ -15,7 +15,7 @@ typedef struct bench_ceiling {
     const uint64_t *words;  /* the filter's blocks (8 x 64-bit words each) */
     uint64_t nblocks;
     uint64_t hash_bitflip;
-    unsigned ahead;         /* prefetch distance in keys: a multiple of 16, <= 128 */
+    unsigned ahead;         /* prefetch distance in keys: rounded up to groups of 8, <= 248 */
     bench_hash_fn hash_u64; /* the fastest native kernel's batch hash; NULL = portable */
 } bench_ceiling;
 /* The library's hash (bit-exact, vectorised by the best kernel) and block
