@@ -163,6 +163,14 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
     bloomsimd_info info;
     bloomsimd_get_info(impl[0].filter, &info);
     const double bpk = (double)info.bits / (double)n;
+    {
+        /* how much of the first filter the kernel gave huge pages: with 4 KiB
+         * pages a random probe into a large filter also misses the TLB */
+        double huge = bench_huge_page_bytes(impl[0].filter->geometry.words);
+        bench_stats none = {0, 0, 0, 0};
+        bench_result *r = bench_result_add("memory", impl[0].name, "huge-pages", n, 1, none);
+        if (r) r->value = huge < 0 ? -1 : huge / (double)impl[0].filter->mapping_bytes; /* rounded to 2 MiB */
+    }
 
     /* ---- references: ceiling on the first filter's memory, classic ---- */
     bench_op_ctx ceiling_ctx = {.batch = o->batch};

@@ -127,6 +127,29 @@ bool bench_pin_thread(int cpu)
     return sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
+double bench_huge_page_bytes(const void *addr)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return -1;
+    char line[512];
+    bool inside = false;
+    double result = -1;
+    uintptr_t a = (uintptr_t)addr;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        unsigned long long kb;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            if (inside) break;
+            inside = a >= lo && a < hi;
+        } else if (inside && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
+            result = (double)kb * 1024.0;
+            break;
+        }
+    }
+    fclose(f);
+    return result;
+}
+
 const char *bench_residency(const bench_machine *m, uint64_t bytes)
 {
     static const char *const names[] = {"", "L1", "L2", "L3"};
