@@ -11,6 +11,7 @@
 
 #include <bloomsimd.h>
 
+#include "refs.h"
 #include "run.h"
 
 static const char *const size_ops[] = {"insert", "lookup0", "lookup50", "lookup100", "hash",
@@ -57,6 +58,9 @@ void bench_print_header(const bench_options *o, const bench_machine *m, const ch
     if (getloadavg(load, 3) == 3)
         printf("load    %.2f %.2f %.2f (1/5/15 min) on %u CPUs%s\n", load[0], load[1], load[2], m->ncpus,
                load[0] > 0.5 * m->ncpus ? ": other work is running, expect noise; compare ratios within this run" : "");
+    if (o->refs && o->libbloom && !bench_libbloom_compiled())
+        printf("note    libbloom rows skipped: not found at configure time "
+               "(apt-get install libbloom-dev, then re-run cmake)\n");
     printf("kernels");
     for (size_t i = 0; i < nk; i++)
         printf(" %s%s", kernels[i], bloomsimd_kernel_emulated(kernels[i]) ? "(emulated)" : "");
