@@ -14,27 +14,42 @@
 #include "layout.h"
 
 /*
- * Prefetch distance, in keys. Little's law: keys in flight = DRAM latency /
- * time per key. On an idle machine a probe costs ~2.5 ns and a random DRAM
- * read ~100 ns, so ~40 keys must be in flight; 64 covers that with margin.
- * Measured on a 10^8-key, 124 MB filter (10 bits/key, k=6, 10^7 negative
- * lookups per rep, batches of 4096, median of 5, ns/key in thread CPU time
- * on 2 vCPUs shared by ~10 runnable jobs; every D in the same run):
- *     D                     16     32     64    128    256
- *     lookup, run 1 (*)   16.1   15.2   14.3   14.8   15.9
- *     lookup, run 2       11.6   11.7   12.9   12.8   13.2
- *     lookup, run 3       14.0   13.8   13.6   14.0   15.4
- *     insert, run 3       13.1   12.8   14.0   14.3   14.3
- *     (*) before the steady-state loop below; same memory schedule.
- * On this loaded machine each key takes 10+ ns, so even 16 keys cover the
- * latency and 16..64 differ by less than the run-to-run noise (~10%);
- * 256 is slower (likely more prefetches than the core's miss buffers can
- * track, and a 12 KiB ring). 64 is kept for the idle-machine case above.
+ * Prefetch distance, in keys, and prefetch level. Little's law: keys in
+ * flight = DRAM latency / time per key; at ~2.5 ns per probe and ~100 ns per
+ * random DRAM read, ~40 keys must be in flight.
+ *
+ * Level: prefetcht1 (locality 2), not prefetcht0. On this Zen 5, a t0
+ * prefetch that misses seems to hold one of the few L1 miss buffers until the
+ * line arrives, which caps the lines in flight; t1 fills L2 (and the probe
+ * then hits L2, a few ns), and lines in flight grow with the distance. Same
+ * run, D = 64, 10^8 keys, 124 MB: lookup 14.7 -> 9.8 ns/key, insert 14.7 ->
+ * 9.0 ns/key (t0 -> t1); t2 measured the same as t1, nta 1.8x slower than t1;
+ * on a 122 KiB filter no difference (4.1 vs 3.9 ns/key).
+ *
+ * Distance, with t1, on a 10^8-key, 124 MB filter (10 bits/key, k=6, 10^7
+ * negative lookups per rep, batches of 4096, median of 5, ns/key in thread
+ * CPU time on 2 vCPUs shared by ~10 runnable jobs; every D in the same run;
+ * the ceiling is the same pipeline reading one word per key):
+ *     D          16     32     64    128    256
+ *     lookup   11.3    8.1    7.1    7.3    7.6
+ *     insert    9.6    7.1    8.1    7.7    8.7
+ *     ceiling   7.4    5.6    5.0    4.6    5.1
+ * (With t0, D = 16..256 were all within noise of each other, 11.6-16 ns/key:
+ * the miss buffers, not the distance, were the limit.) 64 is the fastest
+ * lookup and within noise for inserts; larger distances only grow the ring.
  */
 #ifndef BLOOMSIMD_AVX2_DISTANCE
 #define BLOOMSIMD_AVX2_DISTANCE 64u
 #endif
 #define AVX2_DISTANCE ((size_t)BLOOMSIMD_AVX2_DISTANCE)
+/* __builtin_prefetch locality of the pipeline's prefetches: 2 = prefetcht1
+ * (see above). Without -mprfchw a write prefetch is the same instruction. */
+#ifndef BLOOMSIMD_AVX2_READ_LOCALITY
+#define BLOOMSIMD_AVX2_READ_LOCALITY 2
+#endif
+#ifndef BLOOMSIMD_AVX2_WRITE_LOCALITY
+#define BLOOMSIMD_AVX2_WRITE_LOCALITY 2
+#endif
 /* Keys hashed per pipeline step: two ymm of four 64-bit lanes. */
 #define AVX2_GROUP ((size_t)8)
 /* The ring of staged keys: a power of two holding DISTANCE + GROUP keys. */
@@ -290,9 +305,9 @@ AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, si
     for (size_t j = 0; j < count; j++) {
         const char *block = c->base + r->offset[slot + j];
         if (for_write)
-            __builtin_prefetch(block, 1, 3);
+            __builtin_prefetch(block, 1, BLOOMSIMD_AVX2_WRITE_LOCALITY);
         else
-            __builtin_prefetch(block, 0, 3);
+            __builtin_prefetch(block, 0, BLOOMSIMD_AVX2_READ_LOCALITY);
     }
 }
 
