@@ -14,8 +14,8 @@
  *
  * Memory schedule (the fused and the hashes-in paths alike): keys are handled
  * in groups of 8. Group i is hashed, its 8 block addresses and word-subset
- * ranks are stored in a small ring and its blocks prefetched (prefetchw for
- * inserts); group i - AVX512_AHEAD_GROUPS, whose blocks were prefetched that
+ * ranks are stored in a small ring and its blocks prefetched into L2
+ * (prefetcht1); group i - AVX512_AHEAD_GROUPS, whose blocks were prefetched that
  * many groups earlier, is probed. See AVX512_AHEAD_GROUPS for the measured
  * choice of distance.
  *
@@ -37,40 +37,43 @@
 /* Keys per zmm of hashes. */
 #define AVX512_LANES 8u
 
-/* Prefetch distance in groups of 8 keys: 4 groups = 32 keys.
+/* Prefetch distance in groups of 8 keys: 8 groups = 64 keys, prefetcht1.
  *
  * Once the filter is far larger than L3, throughput is capped by the lines
  * the core can have in flight (Little's law: ns/key = latency / lines in
- * flight), and the L1 miss buffers (a few dozen on Zen 4/5) are that cap.
- * The distance must be at least their count to keep them all busy; beyond
- * it the extra prefetches only wait in the load queue, where they hold up
- * the probe loads behind them. Measured on this machine (2-core Zen VM,
- * heavily shared, so thread CPU time, medians of 15 rotated reps, 10^8 keys,
- * 125 MB filter with 2 MiB pages, 10^6 negative lookups per rep, batches of
- * 4096), ns/key and the ratio to the ceiling loop (hash + block index +
- * one-word read, best of distances 32/64/128):
+ * flight). prefetcht0 holds one of the few L1 miss buffers for the whole
+ * DRAM latency; prefetcht1 fills L2 only, whose miss queue is much deeper,
+ * and the probe's own load then hits L2 (~14 cycles), which out-of-order
+ * execution hides. Measured on this machine (2-core Zen VM, heavily shared:
+ * thread CPU time, medians of 11-15 rotated reps, 10^8 keys, 125 MB filter
+ * on 2 MiB pages, 10^6 negative lookups or new inserts per rep, batches of
+ * 4096), ns/key:
  *
- *     distance (keys)    24     32     40     48     64     80     96    128
- *     lookup           11.83  11.94  11.89  12.88  13.02  13.75  13.61  14.63
- *       / ceiling       1.12   1.13   1.13   1.22   1.24   1.31   1.29   1.39
- *     insert           11.70  11.25  12.15  12.40  12.45  12.94  13.31  12.74
- *       / ceiling       1.13   1.09   1.18   1.20   1.21   1.25   1.29   1.24
+ *     distance (keys)          16    24    32    40    48    64    96   128   256
+ *     lookup, prefetcht0        -  11.8  11.9  11.9  12.9  13.0  13.6  14.6     -
+ *     lookup, prefetcht1      8.5     -   6.5     -   7.0   7.3   6.2   6.2   6.3
+ *     ceiling, prefetcht1       -     -   6.2     -     -   4.7     -   4.8     -
  *
- * On a quiet machine a key costs ~3x less time, so 32 keys is ~150 ns of
- * look-ahead: still more than one DRAM latency. */
+ * Same run, 32 keys: t0 13.6, t1 9.7; t2 behaves as t1. Inserts: prefetchw
+ * 14.0 vs prefetcht1 7.7 at 64 keys (the line arrives exclusive when no
+ * other core holds it, so the store needs no second trip). With prefetcht1
+ * the distance hardly matters from 32 to 256 keys; 64 keeps ~130 ns of
+ * look-ahead even on a quiet machine at ~2 ns/key. (With prefetcht0 longer
+ * distances were worse: prefetches beyond the L1 miss buffers wait in the
+ * load queue in front of the probe loads.) */
 #ifndef AVX512_AHEAD_GROUPS
-#define AVX512_AHEAD_GROUPS 4u
+#define AVX512_AHEAD_GROUPS 8u
 #endif
 /* Ring of hashed groups: a power of two larger than the distance. */
 #ifndef AVX512_RING
-#define AVX512_RING 8u
+#define AVX512_RING 16u
 #endif
 _Static_assert(AVX512_RING > AVX512_AHEAD_GROUPS && (AVX512_RING & (AVX512_RING - 1)) == 0,
                "ring must be a power of two larger than the prefetch distance");
 
 #define AVX512_INLINE static inline __attribute__((always_inline))
 
-/* One group of 8 keys in flight: their hashes and block addresses. */
+/* One group of 8 keys in flight: hashes, block addresses, subset ranks. */
 typedef struct avx512_slot {
     uint64_t hash[AVX512_LANES]; /* lo = the low 32 bits of each */
     uint64_t addr[AVX512_LANES];
@@ -186,16 +189,8 @@ AVX512_INLINE void avx512_insert_slot(const avx512_ctx *c, const avx512_slot *sl
     }
 }
 
-/* prefetchw is in every AVX-512 CPU; spelled in asm because the kernel is
- * not compiled with -mprfchw (which __builtin_prefetch(p, 1) would need). */
-AVX512_INLINE void avx512_prefetch(uint64_t addr, const int for_write)
-{
-    const char *p = (const char *)(uintptr_t)addr;
-    if (for_write)
-        __asm__("prefetchw %0" : : "m"(*p));
-    else
-        _mm_prefetch(p, _MM_HINT_T0);
-}
+/* prefetcht1, for lookups and inserts alike: see AVX512_AHEAD_GROUPS. */
+AVX512_INLINE void avx512_prefetch(uint64_t addr) { _mm_prefetch((const char *)(uintptr_t)addr, _MM_HINT_T1); }
 
 /* Lanes [0, count) of a group starting at src. Masked loads never touch
  * memory outside the mask, so tails and unaligned arrays are exact. */
@@ -209,7 +204,7 @@ AVX512_INLINE __m512i avx512_load_group(const uint64_t *src, size_t count)
  * blocks. Lanes past the end hash a zero and address a real block, so all 8
  * prefetches are harmless. */
 AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t count, avx512_slot *slot,
-                                const int hashed, const int for_write)
+                                const int hashed)
 {
     __m512i v = avx512_load_group(src, count);
     __m512i h = hashed ? v : avx512_xxh3(v, c->bitflip);
@@ -217,7 +212,7 @@ AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t
     _mm512_store_si512((void *)slot->hash, h);
     _mm512_store_si512((void *)slot->addr, addr);
     _mm512_store_si512((void *)slot->rank, _mm512_srli_epi64(_mm512_mul_epu32(h, c->nsubsets), 32));
-    for (unsigned j = 0; j < AVX512_LANES; j++) avx512_prefetch(slot->addr[j], for_write);
+    for (unsigned j = 0; j < AVX512_LANES; j++) avx512_prefetch(slot->addr[j]);
 }
 
 /* Lookups of one group. The 8 missing-word masks are packed 4 to a 64-bit
@@ -254,13 +249,13 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
     __m128i hit_sums = _mm_setzero_si128();
 
     for (size_t i = 0; i < groups && i < AVX512_AHEAD_GROUPS; i++)
-        avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed, insert);
+        avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed);
 
     for (size_t i = 0; i < groups; i++) {
         size_t ahead = i + AVX512_AHEAD_GROUPS;
         if (ahead < groups)
             avx512_stage(&ctx, src + ahead * AVX512_LANES, n - ahead * AVX512_LANES, &ring[ahead % AVX512_RING],
-                         hashed, insert);
+                         hashed);
         const avx512_slot *slot = &ring[i % AVX512_RING];
         size_t first = i * AVX512_LANES;
         size_t count = n - first < AVX512_LANES ? n - first : AVX512_LANES;
