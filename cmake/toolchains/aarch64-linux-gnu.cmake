@@ -17,7 +17,9 @@
 # binfmt_misc needed). QEMU_LD_PREFIX plays the role of qemu's -L;
 # QEMU_SET_ENV gives the guest its library path and preloads
 # tests/cross/qemu_exec_shim.c, without which Criterion cannot spawn its
-# per-test worker processes (see that file).
+# per-test worker processes (see that file). BLOOMSIMD_QEMU_USER=1 tells
+# tests they run under qemu-user, which accepts but ignores madvise (so a
+# test cannot observe MADV_HUGEPAGE in /proc/self/smaps there).
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 
@@ -58,5 +60,5 @@ set(_bloomsimd_shim "${CMAKE_BINARY_DIR}/tests/cross/libbloomsimd_qemu_exec_shim
 string(REPLACE ";" ":" _bloomsimd_guest_path "${BLOOMSIMD_AARCH64_GNU_ROOT}/lib;${_bloomsimd_libdirs}")
 set(CMAKE_CROSSCOMPILING_EMULATOR
     /usr/bin/env "QEMU_LD_PREFIX=${BLOOMSIMD_AARCH64_GNU_ROOT}" "BLOOMSIMD_QEMU=${BLOOMSIMD_QEMU_AARCH64}"
-    "QEMU_SET_ENV=LD_LIBRARY_PATH=${_bloomsimd_guest_path},LD_PRELOAD=${_bloomsimd_shim}"
+    "QEMU_SET_ENV=LD_LIBRARY_PATH=${_bloomsimd_guest_path},LD_PRELOAD=${_bloomsimd_shim},BLOOMSIMD_QEMU_USER=1"
     "${BLOOMSIMD_QEMU_AARCH64}")
