@@ -12,7 +12,8 @@
  *   - Thread safety: a filter is safe for many concurrent readers, or for one
  *     writer with no readers ("one writer or many readers"). Filters created
  *     with BLOOMSIMD_CONCURRENT allow any mix of concurrent inserts and
- *     queries. Functions that take no filter are always thread-safe.
+ *     queries (docs/CONCURRENCY.md). Functions that take no filter are always
+ *     thread-safe.
  *   - Hashing: a byte key hashes as XXH3_64bits_withSeed(key, len, seed); a
  *     64-bit key hashes as its 8 little-endian bytes. The same seed and
  *     geometry give the same filter bytes on every CPU and with every kernel.
@@ -290,12 +291,16 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_sync(bloomsimd_filter *filter);
 /* Set operations and estimates                                             */
 /* ======================================================================== */
 
-/* dst |= src / dst &= src. Same blocks, k and seed required, else
- * BLOOMSIMD_ERR_INCOMPATIBLE; BLOOMSIMD_ERR_READ_ONLY for a read-only dst. */
+/* dst |= src / dst &= src, with the kernel's SIMD loop. Same blocks, k and
+ * seed required, else BLOOMSIMD_ERR_INCOMPATIBLE (dst untouched);
+ * BLOOMSIMD_ERR_READ_ONLY for a read-only dst; BLOOMSIMD_ERR_INVALID_ARGUMENT
+ * for NULL. If either filter is BLOOMSIMD_CONCURRENT, words are combined with
+ * atomic OR/AND instead (docs/CONCURRENCY.md). */
 BLOOMSIMD_API bloomsimd_status bloomsimd_union(bloomsimd_filter *dst, const bloomsimd_filter *src);
 BLOOMSIMD_API bloomsimd_status bloomsimd_intersect(bloomsimd_filter *dst, const bloomsimd_filter *src);
-/* Estimated number of distinct keys inserted, from bit occupancy (README
- * "Estimates"). NaN for NULL; +infinity for a saturated filter. */
+/* Estimated number of distinct keys inserted, from bit occupancy
+ * (docs/ESTIMATES.md: formula, error bar, when to trust it). 0 for an empty
+ * filter, NaN for NULL, +infinity for a saturated filter. */
 BLOOMSIMD_API double bloomsimd_estimate_count(const bloomsimd_filter *filter);
 /* Fraction of bits set, in [0, 1]. NaN for NULL. */
 BLOOMSIMD_API double bloomsimd_fill_ratio(const bloomsimd_filter *filter);

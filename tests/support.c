@@ -34,10 +34,7 @@ uint64_t *test_keys(size_t n, uint64_t stream)
 {
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     cr_assert_not_null(keys);
-    /* splitmix64 is a bijection of its counter, so keys within a stream are
-     * distinct; streams use disjoint counter ranges (stream << 40). */
-    uint64_t state = stream << 40;
-    for (size_t i = 0; i < n; i++) keys[i] = test_splitmix64(&state);
+    for (size_t i = 0; i < n; i++) keys[i] = test_key(stream, i);
     return keys;
 }
 

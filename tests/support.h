@@ -16,11 +16,24 @@ static inline uint64_t test_splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/* The splitmix64 finalizer: a bijection on 64-bit values. */
+static inline uint64_t test_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* Key i (< 2^40) of stream `stream` (< 2^24). Because test_mix64 is a
+ * bijection and the inputs (stream << 40) | i are distinct, keys are distinct
+ * within a stream AND across streams: "absent" keys are guaranteed absent. */
+static inline uint64_t test_key(uint64_t stream, uint64_t i) { return test_mix64((stream << 40) | i); }
+
 /* The kernel this run is for: BLOOMSIMD_KERNEL, or the default. */
 const char *test_kernel(void);
 
-/* n distinct pseudo-random keys from `stream` (different streams never overlap:
- * the stream id is mixed into the high bits). Caller frees. */
+/* test_key(stream, 0 .. n-1): n distinct keys, disjoint from every other
+ * stream. Caller frees. */
 uint64_t *test_keys(size_t n, uint64_t stream);
 
 /* A filter on this run's kernel; the test fails if creation fails. */

@@ -63,10 +63,9 @@ static void check_fpr(uint64_t n, double p)
         bits_per_key = (double)info.bits / (double)n;
         k = info.k;
         /* absent keys: a different stream per instance, disjoint from `keys` */
-        uint64_t state = (UINT64_C(1000) + r) << 40;
         for (uint64_t done = 0; done < per_instance; done += chunk) {
             size_t take = per_instance - done < chunk ? (size_t)(per_instance - done) : chunk;
-            for (size_t i = 0; i < take; i++) absent[i] = test_splitmix64(&state);
+            for (size_t i = 0; i < take; i++) absent[i] = test_key(1000 + r, done + i);
             false_pos += bloomsimd_contains_batch_u64(f, absent, take, NULL);
             asked += take;
         }
