@@ -15,7 +15,7 @@
  * Memory schedule (the fused and the hashes-in paths alike): keys are handled
  * in groups of 8. Group i is hashed, its 8 block addresses and word-subset
  * ranks are stored in a small ring and its blocks prefetched into L2
- * (prefetcht1); group i - AVX512_AHEAD_GROUPS, whose blocks were prefetched that
+ * (prefetcht1), then into L1 (prefetcht0) one group before use; group i - AVX512_AHEAD_GROUPS, whose blocks were prefetched that
  * many groups earlier, is probed. See AVX512_AHEAD_GROUPS for the measured
  * choice of distance.
  *
@@ -64,12 +64,21 @@
 #ifndef AVX512_AHEAD_GROUPS
 #define AVX512_AHEAD_GROUPS 8u
 #endif
+/* Second, near prefetch (prefetcht0), in groups: moves the line from L2 to
+ * L1 one group before its probe, so the probe's loads hit L1 and the
+ * out-of-order window is not held up by L2 hits (or by the odd line whose
+ * far prefetch was dropped). */
+#ifndef AVX512_NEAR_GROUPS
+#define AVX512_NEAR_GROUPS 1u
+#endif
 /* Ring of hashed groups: a power of two larger than the distance. */
 #ifndef AVX512_RING
 #define AVX512_RING 16u
 #endif
 _Static_assert(AVX512_RING > AVX512_AHEAD_GROUPS && (AVX512_RING & (AVX512_RING - 1)) == 0,
                "ring must be a power of two larger than the prefetch distance");
+_Static_assert(AVX512_NEAR_GROUPS >= 1 && AVX512_NEAR_GROUPS < AVX512_AHEAD_GROUPS,
+               "the near prefetch reads a slot the far stage has already filled");
 
 #define AVX512_INLINE static inline __attribute__((always_inline))
 
@@ -189,8 +198,13 @@ AVX512_INLINE void avx512_insert_slot(const avx512_ctx *c, const avx512_slot *sl
     }
 }
 
-/* prefetcht1, for lookups and inserts alike: see AVX512_AHEAD_GROUPS. */
-AVX512_INLINE void avx512_prefetch(uint64_t addr) { _mm_prefetch((const char *)(uintptr_t)addr, _MM_HINT_T1); }
+/* Far prefetch into L2, near prefetch into L1: see AVX512_AHEAD_GROUPS. */
+AVX512_INLINE void avx512_prefetch_far(uint64_t addr) { _mm_prefetch((const char *)(uintptr_t)addr, _MM_HINT_T1); }
+
+AVX512_INLINE void avx512_prefetch_near(const avx512_slot *slot)
+{
+    for (unsigned j = 0; j < AVX512_LANES; j++) _mm_prefetch((const char *)(uintptr_t)slot->addr[j], _MM_HINT_T0);
+}
 
 /* Lanes [0, count) of a group starting at src. Masked loads never touch
  * memory outside the mask, so tails and unaligned arrays are exact. */
@@ -212,7 +226,7 @@ AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t
     _mm512_store_si512((void *)slot->hash, h);
     _mm512_store_si512((void *)slot->addr, addr);
     _mm512_store_si512((void *)slot->rank, _mm512_srli_epi64(_mm512_mul_epu32(h, c->nsubsets), 32));
-    for (unsigned j = 0; j < AVX512_LANES; j++) avx512_prefetch(slot->addr[j]);
+    for (unsigned j = 0; j < AVX512_LANES; j++) avx512_prefetch_far(slot->addr[j]);
 }
 
 /* Lookups of one group. The 8 missing-word masks are packed 4 to a 64-bit
@@ -256,6 +270,7 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
         if (ahead < groups)
             avx512_stage(&ctx, src + ahead * AVX512_LANES, n - ahead * AVX512_LANES, &ring[ahead % AVX512_RING],
                          hashed);
+        if (i + AVX512_NEAR_GROUPS < groups) avx512_prefetch_near(&ring[(i + AVX512_NEAR_GROUPS) % AVX512_RING]);
         const avx512_slot *slot = &ring[i % AVX512_RING];
         size_t first = i * AVX512_LANES;
         size_t count = n - first < AVX512_LANES ? n - first : AVX512_LANES;
