@@ -315,7 +315,11 @@ static inline size_t avx2_min(size_t a, size_t b) { return a < b ? a : b; }
 
 /* Probe the `count` keys staged at [base, base + count). With count ==
  * AVX2_GROUP (every group but the last) the loop has a constant trip count
- * and unrolls: no per-key slot masking or loop test. */
+ * and unrolls: no per-key slot masking or loop test (lookups 8-10% faster).
+ * Rejected: building the masks in the stage and keeping them in the ring
+ * (64 B per key): 1.19x slower cache-resident, 1.09x at 10^8 keys. Rejected:
+ * a second prefetcht0 one group ahead (L2 -> L1): 0.98x at 10^8 keys
+ * (noise), 1.07x slower cache-resident. */
 AVX2_INLINE size_t avx2_lookup_group(const avx2_ctx *c, const avx2_ring *r, size_t base, size_t count,
                                      uint8_t *out, bool concurrent)
 {
