@@ -67,7 +67,10 @@
 /* Second, near prefetch (prefetcht0), in groups: moves the line from L2 to
  * L1 one group before its probe, so the probe's loads hit L1 and the
  * out-of-order window is not held up by L2 hits (or by the odd line whose
- * far prefetch was dropped). */
+ * far prefetch was dropped). Measured as above, 64 keys far: lookups 5.5
+ * ns/key with it vs 6.4 without, inserts 5.65 vs 6.0; two groups ahead was
+ * no better (5.6 / 5.9) and prefetchw instead of t0 no different; no cost at
+ * 10^5 keys (2.4-2.6 ns/key either way). */
 #ifndef AVX512_NEAR_GROUPS
 #define AVX512_NEAR_GROUPS 1u
 #endif
