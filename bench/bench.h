@@ -114,9 +114,10 @@ typedef struct bench_machine {
 void bench_machine_probe(bench_machine *m);
 /* Pins the calling thread to `cpu`; false if not allowed. */
 bool bench_pin_thread(int cpu);
-/* Bytes of the mapping containing addr that are backed by transparent huge
- * pages (AnonHugePages in /proc/self/smaps); -1 if unknown. */
-double bench_huge_page_bytes(const void *addr);
+/* Fraction of the memory area containing addr backed by transparent huge
+ * pages (AnonHugePages / size in /proc/self/smaps; adjacent anonymous
+ * mappings share one area); -1 if unknown. */
+double bench_huge_page_fraction(const void *addr);
 /* "L1", "L2", "L3" or "DRAM": the smallest cache level holding `bytes`. */
 const char *bench_residency(const bench_machine *m, uint64_t bytes);
 

@@ -16,6 +16,7 @@ typedef struct bench_ceiling {
     uint64_t nblocks;
     uint64_t hash_bitflip;
     unsigned ahead;         /* prefetch distance in keys: rounded up to groups of 8, <= 248 */
+    unsigned to_l2;         /* 1: prefetch into L2 (prefetcht1), 0: into L1 (prefetcht0) */
     bench_hash_fn hash_u64; /* the fastest native kernel's batch hash; NULL = portable */
 } bench_ceiling;
 /* The library's hash (bit-exact, vectorised by the best kernel) and block

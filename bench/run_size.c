@@ -18,8 +18,10 @@
 #include "ops.h"
 #include "run.h"
 
-#define CEILING_SWEEP_COUNT 4u
-static const unsigned ceiling_sweep[CEILING_SWEEP_COUNT] = {16, 32, 64, 128};
+/* The ceiling's prefetch schedules: distance in keys x target cache. */
+#define CEILING_SWEEP_COUNT 8u
+static const unsigned ceiling_sweep[CEILING_SWEEP_COUNT] = {16, 32, 64, 128, 16, 32, 64, 128};
+static const unsigned ceiling_sweep_l2[CEILING_SWEEP_COUNT] = {0, 0, 0, 0, 1, 1, 1, 1};
 /* Byte-key phases use at most this many keys per repetition. */
 #define BYTE_KEYS_MAX (UINT64_C(1) << 19)
 /* libbloom is ~150-300 ns/key: fewer keys per repetition, and only up to
@@ -70,8 +72,8 @@ static int best_by(const char *op, uint64_t n, const char *const *kernels, size_
     return best;
 }
 
-/* The ceiling's prefetch distance: the fastest of a short sweep. */
-static unsigned choose_ceiling_ahead(const bench_options *o, bench_op_ctx base)
+/* The ceiling's prefetch schedule: the fastest of a short sweep. */
+static bench_ceiling choose_ceiling(const bench_options *o, bench_op_ctx base)
 {
     bench_op_ctx ctx[CEILING_SWEEP_COUNT];
     bench_job jobs[CEILING_SWEEP_COUNT];
@@ -79,6 +81,7 @@ static unsigned choose_ceiling_ahead(const bench_options *o, bench_op_ctx base)
     for (unsigned i = 0; i < CEILING_SWEEP_COUNT; i++) {
         ctx[i] = base;
         ctx[i].ceiling.ahead = ceiling_sweep[i];
+        ctx[i].ceiling.to_l2 = ceiling_sweep_l2[i];
         jobs[i] = (bench_job){bench_op_ceiling, &ctx[i], (double)base.total, false, NULL};
     }
     bench_options quick = *o;
@@ -88,7 +91,7 @@ static unsigned choose_ceiling_ahead(const bench_options *o, bench_op_ctx base)
     unsigned best = 0;
     for (unsigned i = 1; i < CEILING_SWEEP_COUNT; i++)
         if (m[i].ns.median < m[best].ns.median) best = i;
-    return ceiling_sweep[best];
+    return ctx[best].ceiling;
 }
 
 int bench_run_size(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nk,
@@ -166,17 +169,17 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
     {
         /* how much of the first filter the kernel gave huge pages: with 4 KiB
          * pages a random probe into a large filter also misses the TLB */
-        double huge = bench_huge_page_bytes(impl[0].filter->geometry.words);
+        double huge = bench_huge_page_fraction(impl[0].filter->geometry.words);
         bench_stats none = {0, 0, 0, 0};
         bench_result *r = bench_result_add("memory", impl[0].name, "huge-pages", n, 1, none);
-        if (r) r->value = huge < 0 ? -1 : huge / (double)impl[0].filter->mapping_bytes; /* rounded to 2 MiB */
+        if (r) r->value = huge;
     }
 
     /* ---- references: ceiling on the first filter's memory, classic ---- */
     bench_op_ctx ceiling_ctx = {.batch = o->batch};
     ceiling_ctx.ceiling = (bench_ceiling){(const uint64_t *)(const void *)impl[0].filter->geometry.words,
                                           impl[0].filter->geometry.nblocks, impl[0].filter->geometry.hash_bitflip, 64,
-                                          NULL};
+                                          0, NULL};
     const bloomsimd_kernel *fastest = bloomsimd_kernel_by_name(bloomsimd_default_kernel());
     if (fastest) ceiling_ctx.ceiling.hash_u64 = fastest->hash_u64;
     set_keys(&ceiling_ctx, w->absent, q, q);
@@ -184,7 +187,7 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
     bool have_classic = false;
     bench_op_ctx classic_ctx = {.batch = o->batch, .classic = &classic};
     if (o->refs) {
-        ceiling_ctx.ceiling.ahead = choose_ceiling_ahead(o, ceiling_ctx);
+        ceiling_ctx.ceiling = choose_ceiling(o, ceiling_ctx);
         have_classic = bench_classic_init(&classic, n, bpk, 0, 0);
         if (have_classic) {
             bench_progress(o, "%llu keys: filling classic filter (k=%u)", (unsigned long long)n, classic.k);
@@ -287,7 +290,9 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
         if (ceiling_job >= 0) {
             ceiling_ns = res[ceiling_job].ns.median;
             bench_result *r = record("ceiling", "ceiling", "lookup0", n, &res[ceiling_job], 0);
-            if (r) snprintf(r->note, sizeof r->note, "prefetch %u keys ahead", ctx[ceiling_job].ceiling.ahead);
+            if (r)
+                snprintf(r->note, sizeof r->note, "prefetch %u keys ahead into %s", ctx[ceiling_job].ceiling.ahead,
+                         ctx[ceiling_job].ceiling.to_l2 ? "L2" : "L1");
         }
         bool vs_ceiling = strncmp(ops[oi].op, "lookup", 6) == 0 || strcmp(ops[oi].op, "insert") == 0;
         for (size_t i = 0; i < live; i++) {

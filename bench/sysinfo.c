@@ -127,13 +127,13 @@ bool bench_pin_thread(int cpu)
     return sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
-double bench_huge_page_bytes(const void *addr)
+double bench_huge_page_fraction(const void *addr)
 {
     FILE *f = fopen("/proc/self/smaps", "r");
     if (!f) return -1;
     char line[512];
     bool inside = false;
-    double result = -1;
+    double result = -1, vma_bytes = 0;
     uintptr_t a = (uintptr_t)addr;
     while (fgets(line, sizeof line, f)) {
         unsigned long lo, hi;
@@ -141,8 +141,10 @@ double bench_huge_page_bytes(const void *addr)
         if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
             if (inside) break;
             inside = a >= lo && a < hi;
+            vma_bytes = (double)(hi - lo);
         } else if (inside && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
-            result = (double)kb * 1024.0;
+            /* adjacent anonymous mappings merge into one area: report a fraction */
+            result = vma_bytes > 0 ? (double)kb * 1024.0 / vma_bytes : -1;
             break;
         }
     }
