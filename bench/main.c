@@ -81,6 +81,8 @@ int main(int argc, char **argv)
         }
     }
     if (o.perf) bench_perf_open();
+    if (o.plot_dir && !bench_plot_available())
+        fprintf(stderr, "note: --plot needs gnuplot (apt-get install gnuplot-nox); measuring anyway, no charts\n");
 
     bench_print_header(&o, &m, kernels, nk);
     fflush(stdout);

@@ -14,7 +14,7 @@
 
 #include "run.h"
 
-static bool have_gnuplot(void) { return system("command -v gnuplot >/dev/null 2>&1") == 0; }
+bool bench_plot_available(void) { return system("command -v gnuplot >/dev/null 2>&1") == 0; }
 
 static bool write_size_data(const char *path, const char *const *kernels, size_t nk, const uint64_t *sizes,
                             size_t nsizes)
@@ -61,7 +61,7 @@ static bool write_fpr_data(const char *path)
 
 bool bench_plot(const bench_options *o, const char *const *kernels, size_t nk, const uint64_t *sizes, size_t nsizes)
 {
-    if (!have_gnuplot()) {
+    if (!bench_plot_available()) {
         fprintf(stderr, "bloomsimd-bench: --plot needs gnuplot: apt-get install gnuplot-nox\n");
         return false;
     }

@@ -59,6 +59,7 @@ void bench_print_summary(const bench_options *o, const char *const *kernels, siz
                          const uint64_t *sizes, size_t nsizes);
 
 /* plot.c */
+bool bench_plot_available(void);
 bool bench_plot(const bench_options *o, const char *const *kernels, size_t nkernels, const uint64_t *sizes,
                 size_t nsizes);
 
