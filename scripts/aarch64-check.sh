@@ -93,9 +93,9 @@ if [ ! -f "$sysroot/.stamp" ] || [ "$(cat "$sysroot/.stamp")" != "$stamp_text" ]
   mkdir -p "$sysroot"
   for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$sysroot"; done
   printf '%s' "$stamp_text" >"$sysroot/.stamp"
-  step "arm64 sysroot unpacked from $(ls "$debs"/*.deb | wc -l) Debian packages"
+  step "arm64 sysroot unpacked from $(find "$debs" -name "*.deb" | wc -l) Debian packages"
 else
-  step "arm64 sysroot up to date ($(ls "$debs"/*.deb | wc -l) packages)"
+  step "arm64 sysroot up to date ($(find "$debs" -name "*.deb" | wc -l) packages)"
 fi
 [ "$install_only" = 1 ] && exit 0
 
@@ -121,7 +121,7 @@ emulator=(env "QEMU_LD_PREFIX=/usr/aarch64-linux-gnu"
 
 # ---- 5. the full Criterion suite under qemu: scalar and neon ----------------------
 arm_kernels=$("${emulator[@]}" "$root/aarch64/tests/cross/bloomsimd-cross-digest" --kernels)
-echo "$arm_kernels" | sed 's/^/[aarch64-check]   aarch64 kernel: /'
+while read -r line; do echo "[aarch64-check]   aarch64 kernel: $line"; done <<<"$arm_kernels"
 echo "$arm_kernels" | grep -qx "neon native" ||
   { echo "aarch64-check: neon is not a native kernel in the AArch64 build" >&2; exit 1; }
 # Excluded, and printed: tests that check a property qemu-user cannot show.
@@ -162,7 +162,7 @@ for f in "$out"/*.txt; do
   fi
 done
 [ "$(wc -l <"$reference")" -gt 1 ] || { echo "aarch64-check: empty digest" >&2; digest_status=1; }
-step "filter digests: x86-64 {$(echo $x86_kernels | tr ' ' ',')} vs aarch64 {scalar,neon}: $([ $digest_status = 0 ] && echo IDENTICAL || echo MISMATCH)"
+step "filter digests: x86-64 {$(paste -sd, <<<"$x86_kernels")} vs aarch64 {scalar,neon}: $([ $digest_status = 0 ] && echo IDENTICAL || echo MISMATCH)"
 [ $digest_status = 0 ] || status=1
 echo "[aarch64-check] digest lines (each must be identical everywhere):"
 sed 's/^/[aarch64-check]   /' "$reference"
