@@ -34,7 +34,7 @@ else
   echo "install-deps: all ${#packages[@]} packages present"
 fi
 
-# aarch64 libraries for the cross test run (multiarch arm64 packages)
+# aarch64 libraries for the cross test run: arm64 .debs unpacked into a private sysroot
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -x "$here/aarch64-check.sh" ] && grep -q -- "--install-only" "$here/aarch64-check.sh"; then
   "$here/aarch64-check.sh" --install-only

@@ -39,7 +39,7 @@ stage_clang() {
 stage_asan() {
   configure_build "$out/asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBLOOMSIMD_SANITIZE=address,undefined \
     -DBLOOMSIMD_BUILD_BENCH=OFF &&
-    (cd "$out/asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    (cd "$out/asan" && BLOOMSIMD_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest -j "$jobs" --output-on-failure --timeout 1200 -LE consumer)
 }
 stage_tsan() { bash scripts/tsan.sh; }

@@ -24,6 +24,12 @@ __attribute__((constructor)) static void skip_unsupported_kernel(void)
     }
 }
 
+bool test_quick_mode(void)
+{
+    const char *q = getenv("BLOOMSIMD_TEST_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
 const char *test_kernel(void)
 {
     const char *k = getenv("BLOOMSIMD_KERNEL");

@@ -5,6 +5,7 @@
 #define BLOOMSIMD_TEST_SUPPORT_H
 
 #include <bloomsimd.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* splitmix64: a fast, well-mixed generator for test keys. */
@@ -28,6 +29,12 @@ static inline uint64_t test_mix64(uint64_t z)
  * bijection and the inputs (stream << 40) | i are distinct, keys are distinct
  * within a stream AND across streams: "absent" keys are guaranteed absent. */
 static inline uint64_t test_key(uint64_t stream, uint64_t i) { return test_mix64((stream << 40) | i); }
+
+/* BLOOMSIMD_TEST_QUICK=1 (set by the ASan and qemu stages of scripts/test.sh):
+ * statistical suites drop their most expensive rows (FPR <= 1e-4, needing
+ * >= 2e7 lookups each) and say so; every other check runs unchanged. The
+ * native release stage always runs everything. */
+bool test_quick_mode(void);
 
 /* The kernel this run is for: BLOOMSIMD_KERNEL, or the default. */
 const char *test_kernel(void);

@@ -87,6 +87,14 @@ static void check_fpr(uint64_t n, double p)
     free(keys), free(absent);
 }
 
-Test(fpr, n_1e3) { for (double p = 0.1; p > 5e-5; p /= 10) check_fpr(1000, p); }
-Test(fpr, n_1e5) { for (double p = 0.1; p > 5e-5; p /= 10) check_fpr(100000, p); }
-Test(fpr, n_1e6) { for (double p = 0.1; p > 5e-5; p /= 10) check_fpr(1000000, p); }
+static void check_targets(uint64_t n)
+{
+    const double smallest = test_quick_mode() ? 5e-4 : 5e-5;
+    for (double p = 0.1; p > smallest; p /= 10) check_fpr(n, p);
+    if (test_quick_mode()) printf("quick mode (BLOOMSIMD_TEST_QUICK): p=1e-4 for n=%llu left to the full run\n",
+                                  (unsigned long long)n);
+}
+
+Test(fpr, n_1e3) { check_targets(1000); }
+Test(fpr, n_1e5) { check_targets(100000); }
+Test(fpr, n_1e6) { check_targets(1000000); }
