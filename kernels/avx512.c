@@ -15,9 +15,10 @@
  * Memory schedule (the fused and the hashes-in paths alike): keys are handled
  * in groups of 8. Group i is hashed, its 8 block addresses and word-subset
  * ranks are stored in a small ring and its blocks prefetched into L2
- * (prefetcht1), then into L1 (prefetcht0) one group before use; group i - AVX512_AHEAD_GROUPS, whose blocks were prefetched that
- * many groups earlier, is probed. See AVX512_AHEAD_GROUPS for the measured
- * choice of distance.
+ * (prefetcht1); group i - AVX512_AHEAD_GROUPS, whose blocks were prefetched
+ * that many groups earlier, is probed, and the group after it is moved on
+ * into L1 (prefetcht0). See AVX512_AHEAD_GROUPS and AVX512_NEAR_GROUPS for
+ * the measured choices.
  *
  * Concurrent filters (g->concurrent):
  *   - inserts OR only the bits still missing, with one `lock or` per 64-bit
