@@ -30,7 +30,8 @@ static const bloomsimd_kernel *ref, *simd;
 
 static void pick_kernels(void)
 {
-    if (strcmp(test_kernel(), "avx512") != 0) cr_skip_test("checks the avx512 entry directly: runs in the avx512 pass only");
+    if (strcmp(test_kernel(), "avx512") != 0)
+        cr_skip_test("checks the avx512 entry directly: runs in the avx512 pass only");
     ref = bloomsimd_kernel_by_name("scalar");
     simd = bloomsimd_kernel_by_name("avx512");
     cr_assert_not_null(ref);
@@ -204,7 +205,8 @@ Test(avx512_selfcheck, block_index_up_to_2_pow_32_blocks)
         ref->add_hashes(&g, hashes + n / 2, n - n / 2);
         cr_assert_eq(simd->contains_hashes(&g, hashes, n, NULL), n);
         /* clear the touched blocks for the next count */
-        for (size_t i = 0; i < n; i++) memset(bloomsimd_block_ptr(&g, bloomsimd_block_index(hashes[i], counts[c])), 0, 64);
+        for (size_t i = 0; i < n; i++)
+            memset(bloomsimd_block_ptr(&g, bloomsimd_block_index(hashes[i], counts[c])), 0, 64);
     }
     munmap(map, bytes);
     free(hashes);
