@@ -195,8 +195,8 @@ AVX2_INLINE void avx2_block_mask(uint64_t h, unsigned select, __m256i *m0, __m25
  * though TSan would not report it (clang's TSan does not instrument 32-byte
  * accesses: checked by swapping in plain loads, which ran report-free).
  * Cost: eight scalar loads and inserts to rebuild two ymm instead of two
- * vmovdqa; measured 2.7 -> 4.4 ns/key on a cache-resident filter, none
- * measurable on a 12 MB one (7.5 vs 8.0 ns/key, noise).
+ * vmovdqa; measured (two runs) x1.5-1.6 on a cache-resident filter
+ * (2.7 -> 4.4, 4.4 -> 6.8) and x0.94-1.4 on a 12 MB one.
  */
 AVX2_INLINE uint8_t avx2_test_block(const avx2_ctx *c, uint64_t offset, __m256i m0, __m256i m1, bool concurrent)
 {
@@ -224,10 +224,12 @@ AVX2_INLINE uint8_t avx2_test_block(const avx2_ctx *c, uint64_t offset, __m256i 
 /*
  * Concurrent inserts OR each nonzero 64-bit word with a lock-free relaxed
  * atomic (as bloomsimd_block_or does): up to k lock-prefixed ORs per key
- * (~5.3 distinct words at k = 6), each a full barrier on x86. Measured cost:
- * 2.4 -> 13.0 ns/key cache-resident (x5.4), 5.9 -> 15.0 ns/key on a 12 MB
- * filter (x2.5). Not tried: a 128-bit CAS per half block (cmpxchg16b needs
- * -mcx16, beyond the AVX2 check, and a retry loop under contention).
+ * (at k = 6, 8 * (1 - C(14,6)/C(16,6)) = 5.0 of the 8 words on average),
+ * each a full barrier on x86. Measured cost (two runs): x5.0-5.4
+ * cache-resident (2.4 -> 13.0, 4.0 -> 19.8 ns/key) and x2.5-3.7 on a 12 MB
+ * filter (5.9 -> 15.0, 5.5 -> 20.4 ns/key). Not tried: a 128-bit CAS per
+ * half block (cmpxchg16b needs -mcx16, beyond the AVX2 check, and a retry
+ * loop under contention).
  */
 AVX2_INLINE void avx2_set_block(const avx2_ctx *c, uint64_t offset, __m256i m0, __m256i m1, bool concurrent)
 {
