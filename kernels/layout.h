@@ -185,13 +185,20 @@ static inline void bloomsimd_block_or(const bloomsimd_geometry *g, uint32_t *blo
 }
 
 /* 1 if every bit of mask is set in block. Concurrent filters read with
- * relaxed atomic loads so that racing with inserts is defined behaviour. */
+ * relaxed atomic loads so that racing with inserts is defined behaviour; the
+ * loads are 64-bit, the same size as bloomsimd_block_or's atomic ORs (C11
+ * does not define mixing atomic access sizes on one object). */
 static inline uint8_t bloomsimd_block_test(const bloomsimd_geometry *g, const uint32_t *block,
                                            const uint32_t mask[16])
 {
     uint32_t missing = 0;
     if (g->concurrent) {
-        for (unsigned w = 0; w < 16; w++) missing |= mask[w] & ~__atomic_load_n(&block[w], __ATOMIC_RELAXED);
+        const uint64_t *block64 = (const uint64_t *)(const void *)block;
+        for (unsigned i = 0; i < 8; i++) {
+            uint64_t word = __atomic_load_n(&block64[i], __ATOMIC_RELAXED);
+            missing |= mask[2 * i] & ~(uint32_t)word;
+            missing |= mask[2 * i + 1] & ~(uint32_t)(word >> 32);
+        }
     } else {
         for (unsigned w = 0; w < 16; w++) missing |= mask[w] & ~block[w];
     }
