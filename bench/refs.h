@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel.h"
+
 /* ---- ceiling (ceiling.c) ---- */
 typedef void (*bench_hash_fn)(uint64_t hash_bitflip, const uint64_t *keys, size_t n, uint64_t *hashes);
 typedef struct bench_ceiling {
@@ -16,8 +18,14 @@ typedef struct bench_ceiling {
     uint64_t nblocks;
     uint64_t hash_bitflip;
     unsigned ahead;         /* prefetch distance in keys: rounded up to groups of 8, <= 248 */
-    unsigned to_l2;         /* 1: prefetch into L2 (prefetcht1), 0: into L1 (prefetcht0) */
+    unsigned to_l2;         /* 0: prefetch into L1 (prefetcht0); 1: into L2 (prefetcht1);
+                             * 2: into L2, then into L1 one group before the read (the
+                             * avx512 kernel's two-level schedule) */
     bench_hash_fn hash_u64; /* the fastest native kernel's batch hash; NULL = portable */
+    /* to_l2 == 3: the fastest kernel's own pipeline with the probe replaced by
+     * a one-word read (bloomsimd_kernel.touch_u64), on this geometry */
+    uint64_t (*touch)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n);
+    const bloomsimd_geometry *geometry;
 } bench_ceiling;
 /* The library's hash (bit-exact, vectorised by the best kernel) and block
  * index, then one 64-bit read of that block per key, prefetched `ahead` keys

@@ -255,8 +255,9 @@ AVX512_INLINE __mmask8 avx512_lookup_group(const avx512_ctx *c, const avx512_slo
     return _mm_cmpeq_epi16_mask(packed, _mm_setzero_si128());
 }
 
-/* The whole pipeline. hashed: src holds hashes, not keys. insert: OR blocks,
- * else test them. The constant flags are folded by always_inline, giving
+/* The whole pipeline. hashed: src holds hashes, not keys. insert: 1 = OR
+ * blocks, 0 = test them, 2 = only read the first word of each block (the
+ * bench's memory floor, avx512_touch_u64; returns the sum of those words). The constant flags are folded by always_inline, giving
  * one straight-line loop per (hashed, insert, concurrent) combination. */
 AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out,
                                 const int hashed, const int insert, const int concurrent)
@@ -265,6 +266,7 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
     const avx512_ctx ctx = avx512_context(g);
     const size_t groups = (n + AVX512_LANES - 1) / AVX512_LANES;
     __m128i hit_sums = _mm_setzero_si128();
+    uint64_t touched = 0;
 
     for (size_t i = 0; i < groups && i < AVX512_AHEAD_GROUPS; i++)
         avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed);
@@ -278,6 +280,10 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
         const avx512_slot *slot = &ring[i % AVX512_RING];
         size_t first = i * AVX512_LANES;
         size_t count = n - first < AVX512_LANES ? n - first : AVX512_LANES;
+        if (insert == 2) {
+            for (unsigned j = 0; j < count; j++) touched += *(const uint64_t *)(uintptr_t)slot->addr[j];
+            continue;
+        }
         if (insert) {
             for (unsigned j = 0; j < count; j++) avx512_insert_slot(&ctx, slot, j, concurrent);
             continue;
@@ -288,7 +294,7 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
         if (out) _mm_mask_storeu_epi8((void *)(out + first), (__mmask16)((1u << count) - 1u), bytes);
         hit_sums = _mm_add_epi64(hit_sums, _mm_sad_epu8(bytes, _mm_setzero_si128()));
     }
-    return (size_t)_mm_cvtsi128_si64(hit_sums);
+    return insert == 2 ? (size_t)touched : (size_t)_mm_cvtsi128_si64(hit_sums);
 }
 
 static void avx512_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uint64_t *hashes)
@@ -340,6 +346,11 @@ static size_t avx512_contains_u64(const bloomsimd_geometry *g, const uint64_t *k
     return g->concurrent ? avx512_run(g, keys, n, out, 0, 0, 1) : avx512_run(g, keys, n, out, 0, 0, 0);
 }
 
+static uint64_t avx512_touch_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
+{
+    return avx512_run(g, keys, n, NULL, 0, 2, 0);
+}
+
 /* dst op= src over whole zmm; a masked tail for nwords % 8. */
 AVX512_INLINE void avx512_setop(uint64_t *dst, const uint64_t *src, size_t nwords, const int is_union)
 {
@@ -373,6 +384,7 @@ const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .contains_hashes = avx512_contains_hashes,
     .add_u64 = avx512_add_u64,
     .contains_u64 = avx512_contains_u64,
+    .touch_u64 = avx512_touch_u64,
     .union_words = avx512_union_words,
     .intersect_words = avx512_intersect_words,
 };

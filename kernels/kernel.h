@@ -57,6 +57,11 @@ typedef struct bloomsimd_kernel {
      * dst[i] |= src[i] and dst[i] &= src[i]. */
     void (*union_words)(uint64_t *dst, const uint64_t *src, size_t nwords);
     void (*intersect_words)(uint64_t *dst, const uint64_t *src, size_t nwords);
+    /* Optional (may be NULL): the memory floor for the bench's "ceiling" row.
+     * The same hash, block index and pipeline as contains_u64, but instead of
+     * probing it reads ONE 64-bit word (the first) of each key's block.
+     * Returns the sum of the words read, so the reads cannot be dropped. */
+    uint64_t (*touch_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n);
 } bloomsimd_kernel;
 
 #endif /* BLOOMSIMD_KERNEL_H */

@@ -294,3 +294,28 @@ Test(differential, union_and_intersect_words_match_scalar)
         free(a), free(b), free(c);
     }
 }
+
+Test(differential, touch_u64_reads_the_first_word_of_each_keys_block)
+{
+    const bloomsimd_kernel *kernel = bloomsimd_kernel_by_name(test_kernel());
+    cr_assert_not_null(kernel);
+    if (!kernel->touch_u64) cr_skip_test("kernel %s has no touch_u64 (optional, bench only)", kernel->name);
+    /* word 0 of block b holds b + 1: the sum names exactly the blocks read */
+    const uint64_t blocks[] = {1, 3, 1000, (UINT64_C(1) << 20) + 3};
+    uint64_t *keys = test_keys(100003, 20);
+    for (size_t gi = 0; gi < 4; gi++) {
+        bloomsimd_filter *f = make(kernel->name, blocks[gi], 6, gi, 0);
+        uint64_t *words64 = (uint64_t *)(void *)f->geometry.words;
+        for (uint64_t b = 0; b < blocks[gi]; b++) words64[b * 8] = b + 1;
+        for (size_t bs = 0; bs < N_BATCH_SIZES; bs++) {
+            size_t n = batch_sizes[bs];
+            uint64_t want = 0;
+            for (size_t i = 0; i < n; i++)
+                want += bloomsimd_block_index(bloomsimd_xxh3_u64(keys[i], f->geometry.hash_bitflip), blocks[gi]) + 1;
+            cr_assert_eq(kernel->touch_u64(&f->geometry, keys, n), want, "blocks=%llu n=%zu",
+                         (unsigned long long)blocks[gi], n);
+        }
+        bloomsimd_destroy(f);
+    }
+    free(keys);
+}
