@@ -29,7 +29,7 @@ driver="$build/tsan_concurrency"
 # shellcheck disable=SC2046
 "$cc" -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=thread -Wall -Wextra -DBLOOMSIMD_TSAN_STANDALONE \
   -I"$repo/include" -I"$repo/src" -I"$repo/kernels" -I"$repo/dispatch" -I"$repo/tests" \
-  "$repo/tests/test_concurrency.c" "$build/libbloomsimd.a" $(pkg-config --libs libxxhash) -lpthread -lm \
+  "$repo/tests/test_concurrency.c" "$repo/tests/support_keys.c" "$build/libbloomsimd.a" $(pkg-config --libs libxxhash) -lpthread -lm \
   -o "$driver"
 
 mapfile -t kernels < <(grep -o 'BLOOMSIMD_KERNEL_ENTRY([a-z0-9_]*)' "$build/generated/kernel_list.inc" |

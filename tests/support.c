@@ -8,6 +8,8 @@
 #include "support.h"
 
 #include <criterion/criterion.h>
+#include <unistd.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,26 +26,6 @@ __attribute__((constructor)) static void skip_unsupported_kernel(void)
     }
 }
 
-bool test_quick_mode(void)
-{
-    const char *q = getenv("BLOOMSIMD_TEST_QUICK");
-    return q && *q && strcmp(q, "0") != 0;
-}
-
-const char *test_kernel(void)
-{
-    const char *k = getenv("BLOOMSIMD_KERNEL");
-    return (k && *k) ? k : bloomsimd_default_kernel();
-}
-
-uint64_t *test_keys(size_t n, uint64_t stream)
-{
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    cr_assert_not_null(keys);
-    for (size_t i = 0; i < n; i++) keys[i] = test_key(stream, i);
-    return keys;
-}
-
 bloomsimd_filter *test_filter(const bloomsimd_options *o)
 {
     bloomsimd_options copy = *o;
@@ -52,4 +34,33 @@ bloomsimd_filter *test_filter(const bloomsimd_options *o)
     bloomsimd_status st = bloomsimd_create_with(&f, &copy);
     cr_assert_eq(st, BLOOMSIMD_OK, "create_with: %s", bloomsimd_status_string(st));
     return f;
+}
+
+void test_remove_dir(char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4096];
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d) closedir(d);
+    rmdir(dir);
+    free(dir);
+}
+
+uint8_t *test_read_file(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    cr_assert_not_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    uint8_t *buf = malloc((size_t)n + 1);
+    cr_assert_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    *len = (size_t)n;
+    return buf;
 }

@@ -46,4 +46,10 @@ uint64_t *test_keys(size_t n, uint64_t stream);
 /* A filter on this run's kernel; the test fails if creation fails. */
 bloomsimd_filter *test_filter(const bloomsimd_options *o);
 
+/* Removes every file in dir, then dir itself, then frees the string. */
+void test_remove_dir(char *dir);
+
+/* The whole file (caller frees); the test fails if it cannot be read. */
+uint8_t *test_read_file(const char *path, size_t *len);
+
 #endif

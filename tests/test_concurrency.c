@@ -27,7 +27,8 @@
  * fails: Criterion issue #274), so scripts/tsan.sh builds this file as a
  * plain pthread program: the few Criterion macros used here become checks
  * that print and exit 1, Test() registers a function that main() runs, and
- * the three tests/support.c helpers are re-stated (same key streams). */
+ * tests/support.c's test_filter is re-stated; the key helpers come from
+ * tests/support_keys.c, shared with the Criterion build. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -67,21 +68,6 @@ static void standalone_register(void (*fn)(void), const char *name)
         standalone_register(suite##_##name, #suite "::" #name);                                                    \
     }                                                                                                              \
     static void suite##_##name(void)
-
-const char *test_kernel(void)
-{
-    const char *k = getenv("BLOOMSIMD_KERNEL");
-    return (k && *k) ? k : bloomsimd_default_kernel();
-}
-
-uint64_t *test_keys(size_t n, uint64_t stream)
-{
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    cr_assert_not_null(keys);
-    uint64_t state = stream << 40;
-    for (size_t i = 0; i < n; i++) keys[i] = test_splitmix64(&state);
-    return keys;
-}
 
 bloomsimd_filter *test_filter(const bloomsimd_options *o)
 {

@@ -138,34 +138,6 @@ static char *make_dir(void)
     return strdup(tmpl);
 }
 
-static void remove_dir(char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4096];
-    while (d && (e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    if (d) closedir(d);
-    rmdir(dir);
-    free(dir);
-}
-
-static uint8_t *read_whole(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    cr_assert_not_null(fp);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n + 1);
-    cr_assert_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
-    *len = (size_t)n;
-    return buf;
-}
 
 Test(persist, save_load_map_round_trip_for_every_geometry)
 {
@@ -180,7 +152,7 @@ Test(persist, save_load_map_round_trip_for_every_geometry)
         /* The file is exactly the serialization. */
         size_t len, flen;
         uint8_t *buf = serialize_alloc(f, &len);
-        uint8_t *file = read_whole(path, &flen);
+        uint8_t *file = test_read_file(path, &flen);
         cr_assert_eq(flen, len);
         cr_assert(memcmp(buf, file, len) == 0, "file bytes differ from serialize, case %zu", i);
 
@@ -200,7 +172,7 @@ Test(persist, save_load_map_round_trip_for_every_geometry)
         free(file);
         free(keys);
     }
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 /* The version-1 bytes of one fixed filter. Every kernel and CPU must produce

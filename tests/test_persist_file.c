@@ -43,34 +43,6 @@ static int count_entries(const char *dir)
     return n;
 }
 
-static void remove_dir(char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4096];
-    while (d && (e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    if (d) closedir(d);
-    rmdir(dir);
-    free(dir);
-}
-
-static uint8_t *read_whole(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    cr_assert_not_null(fp);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n + 1);
-    cr_assert_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
-    *len = (size_t)n;
-    return buf;
-}
 
 static bloomsimd_filter *filter_with_keys(uint64_t blocks, const uint64_t *keys, size_t n)
 {
@@ -97,7 +69,7 @@ Test(persist_file, failed_save_leaves_the_old_file_intact)
     bloomsimd_filter *old_filter = filter_with_keys(64, keys, 1000);
     cr_assert_eq(bloomsimd_save(old_filter, path), BLOOMSIMD_OK);
     size_t old_len;
-    uint8_t *old_bytes = read_whole(path, &old_len);
+    uint8_t *old_bytes = test_read_file(path, &old_len);
 
     /* 16384 blocks = 1 MiB of payload against a 256 KiB file-size limit. */
     uint64_t *more = test_keys(100000, 2);
@@ -116,7 +88,7 @@ Test(persist_file, failed_save_leaves_the_old_file_intact)
     cr_assert_eq(wait_child(pid), 0, "save under a file-size limit must fail with _IO and errno EFBIG");
 
     size_t now_len;
-    uint8_t *now_bytes = read_whole(path, &now_len);
+    uint8_t *now_bytes = test_read_file(path, &now_len);
     cr_assert_eq(now_len, old_len);
     cr_assert(memcmp(now_bytes, old_bytes, old_len) == 0, "the old file changed");
     cr_assert_eq(count_entries(dir), 1, "the temporary file was left behind");
@@ -138,7 +110,7 @@ Test(persist_file, failed_save_leaves_the_old_file_intact)
     free(now_bytes);
     free(keys);
     free(more);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 Test(persist_file, save_into_a_missing_or_non_directory_parent_fails_cleanly)
@@ -179,7 +151,7 @@ Test(persist_file, save_into_a_missing_or_non_directory_parent_fails_cleanly)
     cr_assert_eq(bloomsimd_save(f, ""), BLOOMSIMD_ERR_INVALID_ARGUMENT);
     bloomsimd_destroy(f);
     free(keys);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 Test(persist_file, read_only_mapping_refuses_every_add_and_never_changes_the_file)
@@ -191,7 +163,7 @@ Test(persist_file, read_only_mapping_refuses_every_add_and_never_changes_the_fil
     bloomsimd_filter *f = filter_with_keys(20, keys, 500);
     cr_assert_eq(bloomsimd_save(f, path), BLOOMSIMD_OK);
     size_t len;
-    uint8_t *before = read_whole(path, &len);
+    uint8_t *before = test_read_file(path, &len);
 
     bloomsimd_filter *m = NULL;
     cr_assert_eq(bloomsimd_map(&m, path, BLOOMSIMD_MAP_READ_ONLY), BLOOMSIMD_OK);
@@ -209,14 +181,14 @@ Test(persist_file, read_only_mapping_refuses_every_add_and_never_changes_the_fil
     bloomsimd_destroy(m);
 
     size_t after_len;
-    uint8_t *after = read_whole(path, &after_len);
+    uint8_t *after = test_read_file(path, &after_len);
     cr_assert_eq(after_len, len);
     cr_assert(memcmp(before, after, len) == 0);
     free(before);
     free(after);
     free(keys);
     bloomsimd_destroy(f);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 Test(persist_file, two_processes_map_the_same_file_read_only_and_both_answer)
@@ -264,13 +236,13 @@ Test(persist_file, two_processes_map_the_same_file_read_only_and_both_answer)
     bloomsimd_destroy(f);
     free(keys);
     free(absent);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 static uint32_t file_state_flags(const char *path)
 {
     size_t len;
-    uint8_t *bytes = read_whole(path, &len);
+    uint8_t *bytes = test_read_file(path, &len);
     cr_assert_geq(len, 128);
     uint32_t flags = bloomsimd_le32_get(bytes + BLOOMSIMD_HDR_STATE_FLAGS);
     free(bytes);
@@ -344,7 +316,7 @@ Test(persist_file, writable_mapping_inserts_survive_close_reopen_and_sync)
     free(first);
     free(second);
     free(third);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
 
 Test(persist_file, sync_of_a_heap_filter_is_a_no_op_and_null_is_rejected)
@@ -386,5 +358,5 @@ Test(persist_file, a_saved_concurrent_filter_loads_concurrent)
     bloomsimd_destroy(g);
     free(keys);
     bloomsimd_destroy(f);
-    remove_dir(dir);
+    test_remove_dir(dir);
 }
