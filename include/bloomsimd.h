@@ -151,7 +151,9 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, con
 /* Frees the filter. NULL is a no-op. */
 BLOOMSIMD_API void bloomsimd_destroy(bloomsimd_filter *filter);
 
-/* Removes every key (zeroes all blocks). NULL, or a read-only filter, is a no-op. */
+/* Removes every key (zeroes all blocks). NULL, or a read-only filter, is a no-op.
+ * Not atomic: no other thread may use the filter meanwhile, even with
+ * BLOOMSIMD_CONCURRENT. */
 BLOOMSIMD_API void bloomsimd_clear(bloomsimd_filter *filter);
 
 /* ======================================================================== */
