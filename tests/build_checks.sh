@@ -3,7 +3,8 @@
 #  1. the baseline guard: core code compiled with an ISA flag is a compile error
 #     (so AVX can never leak into the dispatcher);
 #  2. each kernel object exports exactly one symbol, bloomsimd_kernel_<name>;
-#  3. the shared library exports only the public bloomsimd_ API (hidden visibility).
+#  3. the shared library exports only the public bloomsimd_ API (hidden visibility);
+#  4. the library never prints, aborts or exits: it imports none of those functions.
 set -euo pipefail
 cc=$1 src=$2 lib=$3
 shift 3
@@ -44,4 +45,11 @@ for obj in "$@"; do
     echo "FAIL: kernel table bloomsimd_kernel_$name is exported from the shared library"; fail=1
   fi
 done
+forbidden=$(nm -u "$lib" | awk '{print $2}' | sed 's/@.*//' |
+  grep -x -E '(printf|fprintf|vprintf|vfprintf|puts|fputs|putchar|perror|abort|exit|_exit|__assert_fail|__stack_chk_fail_local)' || true)
+if [ -n "$forbidden" ]; then
+  echo "FAIL: $lib imports functions that print or terminate: $forbidden"; fail=1
+else
+  echo "ok: the library imports no printing, aborting or exiting function"
+fi
 exit $fail
