@@ -24,7 +24,8 @@
  *     vector loop, so the reorder window holds fewer outstanding loads. So
  *     ratios slightly below 1 are possible there; it is a reference point,
  *     not a proof of optimality.
- * Last candidate: the fastest kernel's own pipeline (hash, block address,
+ * Preferred whenever the fastest kernel has one (then the sweep is skipped):
+ * the fastest kernel's own pipeline (hash, block address,
  * prefetch schedule) with its probe replaced by a one-word read
  * (bloomsimd_kernel.touch_u64, where the kernel has one). It does strictly
  * less work than that kernel's lookup, so it is a floor for it by construction.
