@@ -19,10 +19,11 @@
 #include "run.h"
 
 /* The ceiling's prefetch schedules: distance in keys x target cache. */
-#define CEILING_SWEEP_COUNT 12u
-static const unsigned ceiling_sweep[CEILING_SWEEP_COUNT] = {16, 32, 64, 128, 16, 32, 64, 128, 32, 64, 128, 0};
-/* 0: L1, 1: L2, 2: L2 then L1 one group ahead, 3: the fastest kernel's own pipeline */
-static const unsigned ceiling_sweep_l2[CEILING_SWEEP_COUNT] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3};
+/* Used only when the fastest kernel has no touch_u64 (see choose_ceiling). */
+#define CEILING_SWEEP_COUNT 11u
+static const unsigned ceiling_sweep[CEILING_SWEEP_COUNT] = {16, 32, 64, 128, 16, 32, 64, 128, 32, 64, 128};
+/* 0: L1, 1: L2, 2: L2 then L1 one group ahead (3, the kernel's own pipeline, is not swept) */
+static const unsigned ceiling_sweep_l2[CEILING_SWEEP_COUNT] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2};
 /* Byte-key phases use at most this many keys per repetition. */
 #define BYTE_KEYS_MAX (UINT64_C(1) << 19)
 /* libbloom is ~150-300 ns/key: fewer keys per repetition, and only up to
@@ -91,7 +92,6 @@ static bench_ceiling choose_ceiling(const bench_options *o, bench_op_ctx base)
         ctx[i] = base;
         ctx[i].ceiling.ahead = ceiling_sweep[i];
         ctx[i].ceiling.to_l2 = ceiling_sweep_l2[i];
-        if (ctx[i].ceiling.to_l2 == 3 && !ctx[i].ceiling.touch) ctx[i].ceiling.to_l2 = 2, ctx[i].ceiling.ahead = 64;
         jobs[i] = (bench_job){bench_op_ceiling, &ctx[i], (double)base.total, false, NULL};
     }
     bench_options quick = *o;
