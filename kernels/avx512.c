@@ -75,6 +75,28 @@
 #ifndef AVX512_NEAR_GROUPS
 #define AVX512_NEAR_GROUPS 1u
 #endif
+/* How close this pipeline gets to its memory floor at 10^8 keys depends on
+ * the state of the shared host, and no probe formulation tried changes that.
+ * 1500 alternating rounds of 65536 negative lookups and of the floor
+ * (touch_u64: this pipeline with the probe replaced by a one-word read),
+ * 2026-12-03, ns/key:
+ *
+ *     rounds                      share   floor   lookup   ratio   10^5-key lookup, same rounds
+ *     quiet (lookup < 5.5)          6%     4.60    4.65    1.02x   2.56
+ *     contended (lookup >= 6.5)    92%     5.70    7.88    1.39x   3.64
+ *
+ * In the contended state the core itself runs ~40% slower (the cache-
+ * resident column), and the probe's ~8 instructions per key are no longer
+ * hidden behind DRAM latency. Rejected, each measured against the same
+ * floor in the same process (contended state, lookup ns/key vs 7.4-7.9 for
+ * this code): prefetch distance 16..192 keys (no change); no near prefetch
+ * (8.7); near prefetch 2-3 groups ahead (no change); prefetchnta (7.5);
+ * block read folded into vptestnmd (7.4); results packed in integer
+ * registers or stored as masks and converted after the loop (7.4-8.1);
+ * k-register-free probes, select applied through shift counts and tested
+ * with vptest or vptestmq (8.2-8.4); per-key bit masks precomputed at stage
+ * time (8.4); scalar hashing at stage time (7.0 vs 7.0); demand loads one to
+ * three groups ahead (8.1-9.2); clang instead of gcc (within 2%). */
 /* Ring of hashed groups: a power of two larger than the distance. */
 #ifndef AVX512_RING
 #define AVX512_RING 16u
@@ -220,15 +242,22 @@ AVX512_INLINE __m512i avx512_load_group(const uint64_t *src, size_t count)
 
 /* Hash (unless the input already is hashes) one group and prefetch its
  * blocks. Lanes past the end hash a zero and address a real block, so all 8
- * prefetches are harmless. */
+ * prefetches are harmless. with_subset = 0 (the memory floor, touch_u64)
+ * skips the word-subset lookup: choosing words is probe work, and the floor
+ * must only compute the block index (it measured ~4% faster without it at
+ * 10^8 keys, so the floor it gives is that much stricter). */
 AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t count, avx512_slot *slot,
-                                const int hashed)
+                                const int hashed, const int with_subset)
 {
     __m512i v = avx512_load_group(src, count);
     __m512i h = hashed ? v : avx512_xxh3(v, c->bitflip);
     __m512i addr = avx512_block_addr(c, h);
     _mm512_store_si512((void *)slot->hash, h);
     _mm512_store_si512((void *)slot->addr, addr);
+    if (!with_subset) {
+        for (unsigned j = 0; j < AVX512_LANES; j++) avx512_prefetch_far(slot->addr[j]);
+        return;
+    }
     /* The word-subset table (up to 25 KiB) is read here, a prefetch distance
      * ahead of the probe, not at probe time: there it was a dependent load
      * that missed L1 ~0.4 times per key (cachegrind) while the prefetched
@@ -274,13 +303,13 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
     uint64_t touched = 0;
 
     for (size_t i = 0; i < groups && i < AVX512_AHEAD_GROUPS; i++)
-        avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed);
+        avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed, insert != 2);
 
     for (size_t i = 0; i < groups; i++) {
         size_t ahead = i + AVX512_AHEAD_GROUPS;
         if (ahead < groups)
             avx512_stage(&ctx, src + ahead * AVX512_LANES, n - ahead * AVX512_LANES, &ring[ahead % AVX512_RING],
-                         hashed);
+                         hashed, insert != 2);
         if (i + AVX512_NEAR_GROUPS < groups) avx512_prefetch_near(&ring[(i + AVX512_NEAR_GROUPS) % AVX512_RING]);
         const avx512_slot *slot = &ring[i % AVX512_RING];
         size_t first = i * AVX512_LANES;
