@@ -32,6 +32,8 @@ static void usage(FILE *f)
           "  --no-refs          skip the ceiling, classic and libbloom rows\n"
           "  --no-libbloom      skip libbloom (slow: ~150-300 ns/key)\n"
           "  --fpr-sweep        measure FPR vs bits/key (implied by --plot)\n"
+          "  --paired N         at the largest size: N rounds of ceiling then lookup on the same\n"
+          "                     65536 keys, the ratio's spread and the quietest rounds (docs/BENCH.md)\n"
           "  --perf             hardware counters per key (perf_event_open)\n"
           "  --long             after each size, list every cell: median [min..max], Mkeys/s\n"
           "  --csv FILE         all results as CSV\n"
@@ -166,6 +168,10 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
         } else if (strcmp(a, "--threads") == 0) {
             ok = parse_count(v, &n) && n >= 1 && n <= 256;
             o->max_threads = (unsigned)n;
+            used_value = true;
+        } else if (strcmp(a, "--paired") == 0) {
+            ok = parse_count(v, &n) && n >= 10 && n <= 100000;
+            o->paired_rounds = (unsigned)n;
             used_value = true;
         } else if (strcmp(a, "--clock") == 0) {
             ok = strcmp(v, "cpu") == 0 || strcmp(v, "wall") == 0;

@@ -43,6 +43,7 @@ static size_t choose_kernels(const bench_options *o, const char **out)
 static void after_largest(const bench_options *o, const bench_machine *m, const char *kernel, bloomsimd_filter *f,
                           const bench_workload *w)
 {
+    bench_paired_rounds(o, kernel, f, w);
     if (o->threads) bench_thread_rows(o, m, kernel, f, w);
     bench_persist_rows(o, m, kernel, f, w);
 }
@@ -103,6 +104,7 @@ int main(int argc, char **argv)
         fflush(stdout);
         if (last) largest = 0; /* once, even if listed twice */
     }
+    bench_print_paired(&o);
     bench_print_threads(&o);
     if (o.fpr_sweep) bench_fpr_sweep(&o, kernels[0]);
     bench_print_fpr(&o);

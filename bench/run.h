@@ -49,7 +49,14 @@ void bench_fpr_sweep(const bench_options *o, const char *kernel);
 /* phase.c: one phase for cachegrind; prints "phase ... count=N" */
 int bench_run_phase(const bench_options *o);
 
+/* paired.c: --paired N, the lookup/ceiling ratio round by round (largest size) */
+void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_filter *filled,
+                         const bench_workload *w);
+void bench_print_paired(const bench_options *o);
+
 /* table.c */
+/* "10^8" for powers of ten from 1000 up, else the plain number */
+void bench_format_keys(char *buf, size_t cap, uint64_t n);
 void bench_print_header(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nkernels);
 void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n, const char *const *kernels,
                       size_t nkernels, int best);

@@ -37,7 +37,7 @@ static void fmt_ratio(char *buf, size_t cap, const bench_result *r)
         snprintf(buf, cap, "%.2fx", r->ratio);
 }
 
-static void fmt_keys(char *buf, size_t cap, uint64_t n)
+void bench_format_keys(char *buf, size_t cap, uint64_t n)
 {
     double l = log10((double)n);
     if (n >= 1000 && fabs(l - round(l)) < 1e-9)
@@ -82,7 +82,7 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
                       size_t nk, int best)
 {
     char keys[32];
-    fmt_keys(keys, sizeof keys, n);
+    bench_format_keys(keys, sizeof keys, n);
     bench_result *fm = bench_result_find("fpr", "bloomsimd", "measured", n, 1);
     bench_result *model = bench_result_find("fpr", "bloomsimd", "model", n, 1);
     bench_result *fill = NULL;
@@ -167,7 +167,7 @@ void bench_print_threads(const bench_options *o)
         if (strcmp(r->section, "threads") != 0 || strcmp(r->op, "fill-concurrent") == 0) continue;
         if (!any) {
             char keys[32];
-            fmt_keys(keys, sizeof keys, r->keys);
+            bench_format_keys(keys, sizeof keys, r->keys);
             printf("\n== threads: %s, %s keys (ns/key = %s / all keys: aggregate) ==\n", r->impl, keys,
                    o->wall_clock ? "wall time" : "slowest thread's CPU time");
             any = true;
@@ -196,7 +196,7 @@ void bench_print_threads(const bench_options *o)
         if (strcmp(r->section, "persist") != 0) continue;
         if (!any) {
             char keys[32];
-            fmt_keys(keys, sizeof keys, r->keys);
+            bench_format_keys(keys, sizeof keys, r->keys);
             printf("\n== persistence and set operations, %s keys ==\n", keys);
             any = true;
         }
@@ -230,7 +230,7 @@ void bench_print_fpr(const bench_options *o)
         unsigned k = 0;
         sscanf(r->note, "bits/key=%lf k=%u target=%lf model=%lf", &bpk, &k, &target, &model);
         char keys[32], cf[16] = "-", cm[16] = "-", lb[16] = "-", ck[8] = "-";
-        fmt_keys(keys, sizeof keys, r->keys);
+        bench_format_keys(keys, sizeof keys, r->keys);
         bench_result *c = bench_result_find("fpr", "classic", "measured", r->keys, 1);
         bench_result *f = bench_result_find("fpr", "classic", "formula", r->keys, 1);
         bench_result *l = bench_result_find("fpr", "libbloom", "measured", r->keys, 1);
@@ -271,7 +271,7 @@ static void figure(const char *what, uint64_t n, const char *kernel, const char 
 {
     bench_result *r = kernel ? bench_result_find("kernel", kernel, op, n, 1) : NULL;
     char keys[32];
-    fmt_keys(keys, sizeof keys, n);
+    bench_format_keys(keys, sizeof keys, n);
     if (!r || r->ratio <= 0) {
         printf("  %-44s not measured (add %s to --keys)\n", what, keys);
         return;
@@ -331,7 +331,7 @@ void bench_print_summary(const bench_options *o, const char *const *kernels, siz
         bench_result *r = bench_result_get(i);
         if (strcmp(r->section, "threads") || strcmp(r->op, "insert-concurrent") || r->threads != 2) continue;
         char keys[32], what[96];
-        fmt_keys(keys, sizeof keys, r->keys);
+        bench_format_keys(keys, sizeof keys, r->keys);
         snprintf(what, sizeof what, "%s keys: CONCURRENT insert, 2 threads / 1", keys);
         if (r->keys != 100000000)
             printf("  %-44s %6.2fx   (the target, >= 1.6x, is for 10^8 keys)\n", what, r->value);

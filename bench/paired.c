@@ -1,0 +1,156 @@
+/*
+ * paired.c — `--paired N`: the lookup-to-ceiling ratio round by round.
+ *
+ * The main table compares medians of repetitions of ~1M keys each. On a
+ * shared host the machine changes state within milliseconds: in some stretches
+ * the core runs ~40% slower for everything, cache-resident code included (the
+ * other tenants of the physical machine are busy), and then the probe's work
+ * is no longer hidden behind DRAM latency. A median of five repetitions
+ * mixes the states in unknown shares.
+ *
+ * Here, at the largest size and with the fastest kernel, each of N rounds
+ * times the ceiling (the kernel's own pipeline reading one word per key,
+ * touch_u64) and then the batched lookup on the same 65536 absent keys,
+ * back to back, so both halves of a pair see the same state. It reports the
+ * spread of the per-round ratio and splits the rounds by the ceiling's speed:
+ * the fastest tenth of the rounds is the quietest machine state seen.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h" /* the kernel's touch_u64 */
+#include "internal.h" /* the filter's geometry */
+#include "run.h"
+
+#define PAIRED_KEYS 65536u
+
+static struct {
+    bool done;
+    char kernel[32];
+    uint64_t n;
+    unsigned rounds;
+    double ratio_p10, ratio_median, ratio_p90, share_115, share_120;
+    double quiet_ceiling, quiet_lookup, quiet_ratio, busy_ceiling, busy_lookup, busy_ratio;
+    const char *skipped; /* why it did not run, or NULL */
+} paired;
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, compare_double);
+    return n ? v[n / 2] : NAN;
+}
+
+void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_filter *filled,
+                         const bench_workload *w)
+{
+    if (!o->paired_rounds) return;
+    snprintf(paired.kernel, sizeof paired.kernel, "%s", kernel);
+    paired.n = w->n;
+    paired.rounds = o->paired_rounds;
+    const bloomsimd_kernel *k = bloomsimd_kernel_by_name(kernel);
+    if (!k || !k->touch_u64) {
+        paired.skipped = "the fastest kernel has no touch_u64 (the ceiling pipeline)";
+        return;
+    }
+    size_t keys = w->q < PAIRED_KEYS ? w->q : PAIRED_KEYS;
+    unsigned rounds = o->paired_rounds;
+    double *ceiling = malloc(rounds * sizeof *ceiling), *lookup = malloc(rounds * sizeof *lookup);
+    double *ratio = malloc(rounds * sizeof *ratio), *scratch = malloc(rounds * sizeof *scratch);
+    uint8_t *out = malloc(o->batch);
+    if (!ceiling || !lookup || !ratio || !scratch || !out || keys == 0) {
+        paired.skipped = "out of memory";
+        free(ceiling), free(lookup), free(ratio), free(scratch), free(out);
+        return;
+    }
+    bench_progress(o, "%llu keys: %u paired rounds (ceiling, lookup)", (unsigned long long)w->n, rounds);
+    uint64_t sink = 0;
+    size_t first_hits = 0;
+    for (unsigned r = 0; r <= rounds; r++) { /* round 0 is a warm-up */
+        double t0 = bench_clock_ns(o);
+        for (size_t i = 0; i < keys; i += o->batch) {
+            size_t c = keys - i < o->batch ? keys - i : o->batch;
+            sink += k->touch_u64(&filled->geometry, w->absent + i, c);
+        }
+        double t1 = bench_clock_ns(o);
+        size_t hits = 0;
+        for (size_t i = 0; i < keys; i += o->batch) {
+            size_t c = keys - i < o->batch ? keys - i : o->batch;
+            hits += bloomsimd_contains_batch_u64(filled, w->absent + i, c, out);
+        }
+        double t2 = bench_clock_ns(o);
+        if (r == 0) {
+            first_hits = hits;
+            continue;
+        }
+        if (hits != first_hits) bench_check_failed("paired rounds: round %u found %zu keys, round 0 %zu", r, hits,
+                                                   first_hits);
+        ceiling[r - 1] = (t1 - t0) / (double)keys;
+        lookup[r - 1] = (t2 - t1) / (double)keys;
+        ratio[r - 1] = lookup[r - 1] / ceiling[r - 1];
+    }
+    if (sink == 42) fprintf(stderr, " "); /* keeps the ceiling's reads */
+
+    unsigned met115 = 0, met120 = 0;
+    for (unsigned r = 0; r < rounds; r++) met115 += ratio[r] <= 1.15, met120 += ratio[r] <= 1.20;
+    paired.share_115 = (double)met115 / rounds;
+    paired.share_120 = (double)met120 / rounds;
+    /* Split by the ceiling's speed: the fastest tenth vs the rest. */
+    memcpy(scratch, ceiling, rounds * sizeof *scratch);
+    qsort(scratch, rounds, sizeof *scratch, compare_double);
+    double quiet_limit = scratch[rounds / 10];
+    double *qc = malloc(rounds * sizeof *qc), *ql = malloc(rounds * sizeof *ql), *qr = malloc(rounds * sizeof *qr);
+    double *bc = malloc(rounds * sizeof *bc), *bl = malloc(rounds * sizeof *bl), *br = malloc(rounds * sizeof *br);
+    size_t nq = 0, nb = 0;
+    if (qc && ql && qr && bc && bl && br) {
+        for (unsigned r = 0; r < rounds; r++) {
+            if (ceiling[r] <= quiet_limit)
+                qc[nq] = ceiling[r], ql[nq] = lookup[r], qr[nq++] = ratio[r];
+            else
+                bc[nb] = ceiling[r], bl[nb] = lookup[r], br[nb++] = ratio[r];
+        }
+        paired.quiet_ceiling = median_of(qc, nq), paired.quiet_lookup = median_of(ql, nq);
+        paired.quiet_ratio = median_of(qr, nq);
+        paired.busy_ceiling = median_of(bc, nb), paired.busy_lookup = median_of(bl, nb);
+        paired.busy_ratio = median_of(br, nb);
+    }
+    free(qc), free(ql), free(qr), free(bc), free(bl), free(br);
+    qsort(ratio, rounds, sizeof *ratio, compare_double);
+    paired.ratio_p10 = ratio[rounds / 10];
+    paired.ratio_median = ratio[rounds / 2];
+    paired.ratio_p90 = ratio[rounds * 9 / 10];
+    bench_stats cs = bench_summarize(ceiling, rounds), ls = bench_summarize(lookup, rounds);
+    bench_result *rc = bench_result_add("paired", "ceiling", "lookup0", w->n, 1, cs);
+    bench_result *rl = bench_result_add("paired", kernel, "lookup0", w->n, 1, ls);
+    if (rl) rl->ratio = paired.ratio_median;
+    if (rc) snprintf(rc->note, sizeof rc->note, "%u rounds of %zu keys", rounds, keys);
+    paired.done = true;
+    free(ceiling), free(lookup), free(ratio), free(scratch), free(out);
+}
+
+void bench_print_paired(const bench_options *o)
+{
+    if (!o->paired_rounds) return;
+    char keys[32];
+    bench_format_keys(keys, sizeof keys, paired.n);
+    printf("\n== paired rounds: %s, %s keys, %u rounds of ceiling then lookup on the same %u absent keys ==\n",
+           paired.kernel, keys, paired.rounds, PAIRED_KEYS);
+    if (paired.skipped) {
+        printf("skipped: %s\n", paired.skipped);
+        return;
+    }
+    if (!paired.done) return;
+    printf("lookup / ceiling per round: p10 %.2fx, median %.2fx, p90 %.2fx; %.0f%% of rounds <= 1.15x, %.0f%% <= 1.20x\n",
+           paired.ratio_p10, paired.ratio_median, paired.ratio_p90, 100 * paired.share_115, 100 * paired.share_120);
+    printf("fastest tenth of rounds by ceiling: ceiling %.2f, lookup %.2f ns/key (%.2fx)\n", paired.quiet_ceiling,
+           paired.quiet_lookup, paired.quiet_ratio);
+    printf("other rounds:                       ceiling %.2f, lookup %.2f ns/key (%.2fx)\n", paired.busy_ceiling,
+           paired.busy_lookup, paired.busy_ratio);
+}
