@@ -42,7 +42,7 @@ typedef struct bench_options {
     bool wall_clock;      /* time single-thread phases by wall clock, not thread CPU time */
     bool long_output;     /* also list every measurement with min, max and Mkeys/s */
     bool fpr_sweep;       /* measured FPR vs bits/key (also implied by --plot) */
-    unsigned paired_rounds; /* --paired N: lookup/ceiling round by round at the largest size (0 = off) */
+    unsigned paired_rounds; /* --paired N (default 1000): lookup/ceiling round by round at the largest size; 0 = off */
     const char *csv_path;
     const char *json_path;
     const char *plot_dir;

@@ -51,7 +51,7 @@ static double median_of(double *v, size_t n)
 void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_filter *filled,
                          const bench_workload *w)
 {
-    if (!o->paired_rounds) return;
+    if (!o->paired_rounds || !o->refs) return; /* the ceiling is a reference row */
     snprintf(paired.kernel, sizeof paired.kernel, "%s", kernel);
     paired.n = w->n;
     paired.rounds = o->paired_rounds;
@@ -137,7 +137,7 @@ void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_f
 
 void bench_print_paired(const bench_options *o)
 {
-    if (!o->paired_rounds) return;
+    if (!o->paired_rounds || !o->refs) return;
     char keys[32];
     bench_format_keys(keys, sizeof keys, paired.n);
     printf("\n== paired rounds: %s, %s keys, %u rounds of ceiling then lookup on the same %u absent keys ==\n",
