@@ -79,12 +79,15 @@
  * the state of the shared host, and no probe formulation tried changes that.
  * 1500 alternating rounds of 65536 negative lookups and of the floor
  * (touch_u64: this pipeline with the probe replaced by a one-word read),
- * 2026-12-03, ns/key:
+ * 2026-12-03 07:18 UTC, ns/key (bloomsimd-bench --paired N measures the
+ * same split on any machine):
  *
  *     rounds                      share   floor   lookup   ratio   10^5-key lookup, same rounds
- *     quiet (lookup < 5.5)          6%     4.60    4.65    1.02x   2.56
- *     contended (lookup >= 6.5)    92%     5.70    7.88    1.39x   3.64
+ *     quiet (lookup < 5.5)         33%     4.36    4.50    1.03x   2.22
+ *     contended (lookup >= 6.5)    63%     5.53    7.86    1.42x   3.20
  *
+ * (An earlier run the same morning: 6% quiet at 1.02x, 92% contended at
+ * 1.39x.)
  * In the contended state the core itself runs ~40% slower (the cache-
  * resident column), and the probe's ~8 instructions per key are no longer
  * hidden behind DRAM latency. Rejected, each measured against the same
