@@ -154,3 +154,12 @@ void bench_print_paired(const bench_options *o)
     printf("other rounds:                       ceiling %.2f, lookup %.2f ns/key (%.2fx)\n", paired.busy_ceiling,
            paired.busy_lookup, paired.busy_ratio);
 }
+
+void bench_print_paired_verdict(void)
+{
+    if (!paired.done) return;
+    char keys[32];
+    bench_format_keys(keys, sizeof keys, paired.n);
+    printf("  %s keys, paired rounds: lookup / ceiling median %.2fx, quietest tenth %.2fx (see 'paired rounds')\n",
+           keys, paired.ratio_median, paired.quiet_ratio);
+}

@@ -53,6 +53,8 @@ int bench_run_phase(const bench_options *o);
 void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_filter *filled,
                          const bench_workload *w);
 void bench_print_paired(const bench_options *o);
+/* one line for the verdict, when the paired rounds ran */
+void bench_print_paired_verdict(void);
 
 /* table.c */
 /* "10^8" for powers of ten from 1000 up, else the plain number */

@@ -307,6 +307,7 @@ void bench_print_summary(const bench_options *o, const char *const *kernels, siz
                    wins[top], nsizes);
     printf("figures (this run, same process; ratios of medians):\n");
     figure("10^8 keys: best batched lookup 0% / ceiling", 100000000, best_at(kernels, nk, 100000000), "lookup0", 1.15);
+    bench_print_paired_verdict();
     figure("10^8 keys: best batched insert / ceiling", 100000000, best_at(kernels, nk, 100000000), "insert", 1.5);
     figure("10^5 keys: best batched lookup 0% / ceiling", 100000, best_at(kernels, nk, 100000), "lookup0", 1.5);
     /* issue 3 (kernels): cache-resident speed-ups over the scalar kernel */
