@@ -14,11 +14,11 @@
  *
  * Memory schedule (the fused and the hashes-in paths alike): keys are handled
  * in groups of 8. Group i is hashed, its 8 block addresses and word-subset
- * subset masks are stored in a small ring and its blocks prefetched into L2
+ * masks are stored in a small ring and its blocks prefetched into L2
  * (prefetcht1); group i - AVX512_AHEAD_GROUPS, whose blocks were prefetched
- * that many groups earlier, is probed, and the group after it is moved on
- * into L1 (prefetcht0). See AVX512_AHEAD_GROUPS and AVX512_NEAR_GROUPS for
- * the measured choices.
+ * that many groups earlier, is probed, and on filters of 2 MiB or more the
+ * group after it is moved on into L1 (prefetcht0). See AVX512_AHEAD_GROUPS,
+ * AVX512_NEAR_GROUPS and AVX512_NEAR_MIN_BYTES for the measured choices.
  *
  * Concurrent filters (g->concurrent):
  *   - inserts OR only the bits still missing, with one `lock or` per 64-bit
@@ -91,8 +91,8 @@
  * In the contended state the core itself runs ~40% slower (the cache-
  * resident column), and the probe's ~8 instructions per key are no longer
  * hidden behind DRAM latency. Rejected, each measured against the same
- * floor in the same process (contended state, lookup ns/key vs 7.4-7.9 for
- * this code): prefetch distance 16..192 keys (no change); no near prefetch
+ * floor in the same process (on the stage before the one below, contended
+ * state, lookup ns/key vs 7.4-7.9 for that code): prefetch distance 16..192 keys (no change); no near prefetch
  * (8.7); near prefetch 2-3 groups ahead (no change); prefetchnta (7.5);
  * block read folded into vptestnmd (7.4); results packed in integer
  * registers or stored as masks and converted after the loop (7.4-8.1);
@@ -278,8 +278,10 @@ AVX512_INLINE void avx512_lanes(__m512i v, uint64_t lane[AVX512_LANES])
  * 3.53 -> 3.11, 10^7 4.10 -> 4.27, 10^8 7.70 -> 7.82 (quiet host, 10^5:
  * 2.64 -> 2.19). Rejected: the subsets gathered with vpgatherqq (no
  * faster), or looked up in scalar code one group before the probe (as fast
- * at 10^5, 4-7% slower at 10^8). The empty asm stops gcc from turning the 8
- * table reads back into a vector build (vmovd/vpinsrw). */
+ * at 10^5, 4-7% slower at 10^8), or at probe time (a dependent load that
+ * missed L1 ~0.4 times per key, cachegrind, while the prefetched blocks
+ * streamed through). The empty asm stops gcc from turning the 8 table reads
+ * back into a vector build (vmovd/vpinsrw). */
 AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t count, avx512_slot *slot,
                                 const int hashed, const int with_subset)
 {
