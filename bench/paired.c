@@ -147,7 +147,8 @@ void bench_print_paired(const bench_options *o)
         return;
     }
     if (!paired.done) return;
-    printf("lookup / ceiling per round: p10 %.2fx, median %.2fx, p90 %.2fx; %.0f%% of rounds <= 1.15x, %.0f%% <= 1.20x\n",
+    printf("lookup / ceiling per round: p10 %.2fx, median %.2fx, p90 %.2fx; "
+           "%.0f%% of rounds <= 1.15x, %.0f%% <= 1.20x\n",
            paired.ratio_p10, paired.ratio_median, paired.ratio_p90, 100 * paired.share_115, 100 * paired.share_120);
     printf("fastest tenth of rounds by ceiling: ceiling %.2f, lookup %.2f ns/key (%.2fx)\n", paired.quiet_ceiling,
            paired.quiet_lookup, paired.quiet_ratio);

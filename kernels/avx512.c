@@ -326,7 +326,8 @@ AVX512_INLINE __mmask8 avx512_lookup_group(const avx512_ctx *c, const avx512_slo
 
 /* The whole pipeline. hashed: src holds hashes, not keys. insert: 1 = OR
  * blocks, 0 = test them, 2 = only read the first word of each block (the
- * bench's memory floor, avx512_touch_u64; returns the sum of those words). The constant flags are folded by always_inline, giving
+ * bench's memory floor, avx512_touch_u64; returns the sum of those words).
+ * The constant flags are folded by always_inline, giving
  * one straight-line loop per (hashed, insert, concurrent) combination. */
 AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out,
                                 const int hashed, const int insert, const int concurrent)
