@@ -275,6 +275,23 @@ static inline uint64_t avx2_load_u64(const uint64_t *p)
     return v;
 }
 
+/* The 4 64-bit lanes of v as scalars (vmovq/vpextrq). */
+AVX2_INLINE void avx2_lanes(__m256i v, uint64_t lane[4])
+{
+    const __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+    lane[0] = (uint64_t)_mm_cvtsi128_si64(lo), lane[1] = (uint64_t)_mm_extract_epi64(lo, 1);
+    lane[2] = (uint64_t)_mm_cvtsi128_si64(hi), lane[3] = (uint64_t)_mm_extract_epi64(hi, 1);
+}
+
+AVX2_INLINE void avx2_prefetch(const char *block, bool for_write)
+{
+    /* the locality argument must be a constant */
+    if (for_write)
+        __builtin_prefetch(block, 1, BLOOMSIMD_AVX2_WRITE_LOCALITY);
+    else
+        __builtin_prefetch(block, 0, BLOOMSIMD_AVX2_READ_LOCALITY);
+}
+
 AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, size_t count, avx2_ring *r,
                             bool from_keys, bool for_write)
 {
@@ -288,13 +305,24 @@ AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, si
             a = avx2_xxh3(a, bitflip);
             b = avx2_xxh3(b, bitflip);
         }
+        const __m256i oa = avx2_block_offsets(a, nblocks, c->full), ob = avx2_block_offsets(b, nblocks, c->full);
         _mm256_store_si256((__m256i *)(void *)(r->hash + slot), a);
         _mm256_store_si256((__m256i *)(void *)(r->hash + slot + 4), b);
-        _mm256_store_si256((__m256i *)(void *)(r->offset + slot), avx2_block_offsets(a, nblocks, c->full));
-        _mm256_store_si256((__m256i *)(void *)(r->offset + slot + 4), avx2_block_offsets(b, nblocks, c->full));
+        _mm256_store_si256((__m256i *)(void *)(r->offset + slot), oa);
+        _mm256_store_si256((__m256i *)(void *)(r->offset + slot + 4), ob);
         const __m256i nsub = _mm256_set1_epi64x((long long)c->nsubsets);
         _mm256_store_si256((__m256i *)(void *)(r->rank + slot), _mm256_srli_epi64(_mm256_mul_epu32(a, nsub), 32));
         _mm256_store_si256((__m256i *)(void *)(r->rank + slot + 4), _mm256_srli_epi64(_mm256_mul_epu32(b, nsub), 32));
+        /* Prefetch from the registers, not by reloading the offsets just
+         * stored: a 64-bit load of part of a fresh 256-bit store waits for
+         * it. Same process, old -> new, ns/key: 10^5 keys, lookups 3.82 ->
+         * 3.62 and inserts ~7% faster; 10^8 keys, lookups 8.72 -> 8.58,
+         * inserts 8.69 -> 8.46. */
+        uint64_t off[AVX2_GROUP];
+        avx2_lanes(oa, off);
+        avx2_lanes(ob, off + 4);
+        for (size_t j = 0; j < AVX2_GROUP; j++) avx2_prefetch(c->base + off[j], for_write);
+        return;
     } else {
         for (size_t j = 0; j < count; j++) {
             uint64_t h = avx2_load_u64(src + i + j);
@@ -304,13 +332,7 @@ AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, si
             r->rank[slot + j] = ((uint64_t)(uint32_t)h * c->nsubsets) >> 32;
         }
     }
-    for (size_t j = 0; j < count; j++) {
-        const char *block = c->base + r->offset[slot + j];
-        if (for_write)
-            __builtin_prefetch(block, 1, BLOOMSIMD_AVX2_WRITE_LOCALITY);
-        else
-            __builtin_prefetch(block, 0, BLOOMSIMD_AVX2_READ_LOCALITY);
-    }
+    for (size_t j = 0; j < count; j++) avx2_prefetch(c->base + r->offset[slot + j], for_write);
 }
 
 static inline size_t avx2_min(size_t a, size_t b) { return a < b ? a : b; }
