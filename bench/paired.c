@@ -26,6 +26,8 @@
 
 #define PAIRED_KEYS 65536u
 
+static volatile uint64_t paired_sink;
+
 static struct {
     bool done;
     char kernel[32];
@@ -36,16 +38,15 @@ static struct {
     const char *skipped; /* why it did not run, or NULL */
 } paired;
 
-static int compare_double(const void *a, const void *b)
+/* Median of the rounds whose ceiling is (quiet) or is not (!quiet) within
+ * the fastest tenth, using scratch; bench_summarize sorts what it is given. */
+static double split_median(const double *v, const double *ceiling, double quiet_limit, bool quiet, unsigned rounds,
+                           double *scratch)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, compare_double);
-    return n ? v[n / 2] : NAN;
+    unsigned n = 0;
+    for (unsigned r = 0; r < rounds; r++)
+        if ((ceiling[r] <= quiet_limit) == quiet) scratch[n++] = v[r];
+    return n ? bench_summarize(scratch, n).median : NAN;
 }
 
 void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_filter *filled,
@@ -62,14 +63,15 @@ void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_f
     }
     size_t keys = w->q < PAIRED_KEYS ? w->q : PAIRED_KEYS;
     unsigned rounds = o->paired_rounds;
-    double *ceiling = malloc(rounds * sizeof *ceiling), *lookup = malloc(rounds * sizeof *lookup);
-    double *ratio = malloc(rounds * sizeof *ratio), *scratch = malloc(rounds * sizeof *scratch);
+    /* per round: ceiling, lookup, ratio; then scratch for the sorted copies */
+    double *buf = malloc(4 * (size_t)rounds * sizeof *buf);
     uint8_t *out = malloc(o->batch);
-    if (!ceiling || !lookup || !ratio || !scratch || !out || keys == 0) {
+    if (!buf || !out || keys == 0) {
         paired.skipped = "out of memory";
-        free(ceiling), free(lookup), free(ratio), free(scratch), free(out);
+        free(buf), free(out);
         return;
     }
+    double *ceiling = buf, *lookup = buf + rounds, *ratio = buf + 2 * rounds, *scratch = buf + 3 * rounds;
     bench_progress(o, "%llu keys: %u paired rounds (ceiling, lookup)", (unsigned long long)w->n, rounds);
     uint64_t sink = 0;
     size_t first_hits = 0;
@@ -96,7 +98,7 @@ void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_f
         lookup[r - 1] = (t2 - t1) / (double)keys;
         ratio[r - 1] = lookup[r - 1] / ceiling[r - 1];
     }
-    if (sink == 42) fprintf(stderr, " "); /* keeps the ceiling's reads */
+    paired_sink = sink; /* keeps the ceiling's reads */
 
     unsigned met115 = 0, met120 = 0;
     for (unsigned r = 0; r < rounds; r++) met115 += ratio[r] <= 1.15, met120 += ratio[r] <= 1.20;
@@ -104,35 +106,25 @@ void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_f
     paired.share_120 = (double)met120 / rounds;
     /* Split by the ceiling's speed: the fastest tenth vs the rest. */
     memcpy(scratch, ceiling, rounds * sizeof *scratch);
-    qsort(scratch, rounds, sizeof *scratch, compare_double);
+    bench_stats cs = bench_summarize(scratch, rounds);
     double quiet_limit = scratch[rounds / 10];
-    double *qc = malloc(rounds * sizeof *qc), *ql = malloc(rounds * sizeof *ql), *qr = malloc(rounds * sizeof *qr);
-    double *bc = malloc(rounds * sizeof *bc), *bl = malloc(rounds * sizeof *bl), *br = malloc(rounds * sizeof *br);
-    size_t nq = 0, nb = 0;
-    if (qc && ql && qr && bc && bl && br) {
-        for (unsigned r = 0; r < rounds; r++) {
-            if (ceiling[r] <= quiet_limit)
-                qc[nq] = ceiling[r], ql[nq] = lookup[r], qr[nq++] = ratio[r];
-            else
-                bc[nb] = ceiling[r], bl[nb] = lookup[r], br[nb++] = ratio[r];
-        }
-        paired.quiet_ceiling = median_of(qc, nq), paired.quiet_lookup = median_of(ql, nq);
-        paired.quiet_ratio = median_of(qr, nq);
-        paired.busy_ceiling = median_of(bc, nb), paired.busy_lookup = median_of(bl, nb);
-        paired.busy_ratio = median_of(br, nb);
-    }
-    free(qc), free(ql), free(qr), free(bc), free(bl), free(br);
-    qsort(ratio, rounds, sizeof *ratio, compare_double);
+    paired.quiet_ceiling = split_median(ceiling, ceiling, quiet_limit, true, rounds, scratch);
+    paired.quiet_lookup = split_median(lookup, ceiling, quiet_limit, true, rounds, scratch);
+    paired.quiet_ratio = split_median(ratio, ceiling, quiet_limit, true, rounds, scratch);
+    paired.busy_ceiling = split_median(ceiling, ceiling, quiet_limit, false, rounds, scratch);
+    paired.busy_lookup = split_median(lookup, ceiling, quiet_limit, false, rounds, scratch);
+    paired.busy_ratio = split_median(ratio, ceiling, quiet_limit, false, rounds, scratch);
+    bench_stats ls = bench_summarize(lookup, rounds);
+    bench_stats rs = bench_summarize(ratio, rounds); /* sorted from here on */
     paired.ratio_p10 = ratio[rounds / 10];
-    paired.ratio_median = ratio[rounds / 2];
+    paired.ratio_median = rs.median;
     paired.ratio_p90 = ratio[rounds * 9 / 10];
-    bench_stats cs = bench_summarize(ceiling, rounds), ls = bench_summarize(lookup, rounds);
     bench_result *rc = bench_result_add("paired", "ceiling", "lookup0", w->n, 1, cs);
     bench_result *rl = bench_result_add("paired", kernel, "lookup0", w->n, 1, ls);
     if (rl) rl->ratio = paired.ratio_median;
     if (rc) snprintf(rc->note, sizeof rc->note, "%u rounds of %zu keys", rounds, keys);
     paired.done = true;
-    free(ceiling), free(lookup), free(ratio), free(scratch), free(out);
+    free(buf), free(out);
 }
 
 void bench_print_paired(const bench_options *o)
