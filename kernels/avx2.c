@@ -139,7 +139,7 @@ typedef struct avx2_ctx {
 
 static inline avx2_ctx avx2_make_ctx(const bloomsimd_geometry *g)
 {
-    avx2_ctx c = {(const char *)(const void *)g->words, g->subsets, g->nsubsets, g->nblocks, g->hash_bitflip,
+    avx2_ctx c = {(const char *)(const void *)g->words, g->select, BLOOMSIMD_SELECT_ENTRIES, g->nblocks, g->hash_bitflip,
                   g->nblocks > UINT32_MAX};
     return c;
 }
@@ -423,12 +423,12 @@ AVX2_INLINE size_t avx2_lookup(const bloomsimd_geometry *g, const uint64_t *src,
 
 /* One instantiation per (input, concurrency) pair keeps the hot loops free
  * of those branches. */
-static size_t avx2_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+static size_t avx2_contains_hashes_bytes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
 {
     return g->concurrent ? avx2_lookup(g, hashes, n, out, false, true) : avx2_lookup(g, hashes, n, out, false, false);
 }
 
-static size_t avx2_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+static size_t avx2_contains_u64_bytes(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
 {
     return g->concurrent ? avx2_lookup(g, keys, n, out, true, true) : avx2_lookup(g, keys, n, out, true, false);
 }
@@ -475,6 +475,46 @@ static void avx2_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwor
     for (; i < nwords; i++) dst[i] &= src[i];
 }
 
+static size_t avx2_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
+                                  void *out)
+{
+    return bloomsimd_hits_via_bytes(avx2_contains_hashes_bytes, g, hashes, n, form, out);
+}
+
+static size_t avx2_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                               void *out)
+{
+    return bloomsimd_hits_via_bytes(avx2_contains_u64_bytes, g, keys, n, form, out);
+}
+
+/* Insert-and-report-new and single keys: the layout's reference code for
+ * now (correct on every filter, not yet vectorised). */
+static size_t avx2_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+{
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, hashes[i]);
+        if (out) out[i] = is_new;
+        fresh += is_new;
+    }
+    return fresh;
+}
+
+static size_t avx2_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, bloomsimd_xxh3_u64(keys[i], g->hash_bitflip));
+        if (out) out[i] = is_new;
+        fresh += is_new;
+    }
+    return fresh;
+}
+
+static void avx2_add_one(const bloomsimd_geometry *g, uint64_t hash) { bloomsimd_scalar_add_hash(g, hash); }
+
+static int avx2_contains_one(const bloomsimd_geometry *g, uint64_t hash) { return bloomsimd_scalar_contains_hash(g, hash); }
+
 const bloomsimd_kernel bloomsimd_kernel_avx2 = {
     .name = "avx2",
     .required_features = BLOOMSIMD_CPU_AVX2,
@@ -484,6 +524,10 @@ const bloomsimd_kernel bloomsimd_kernel_avx2 = {
     .contains_hashes = avx2_contains_hashes,
     .add_u64 = avx2_add_u64,
     .contains_u64 = avx2_contains_u64,
+    .add_new_hashes = avx2_add_new_hashes,
+    .add_new_u64 = avx2_add_new_u64,
+    .add_one = avx2_add_one,
+    .contains_one = avx2_contains_one,
     .union_words = avx2_union_words,
     .intersect_words = avx2_intersect_words,
 };

@@ -147,11 +147,11 @@ AVX512_INLINE avx512_ctx avx512_context(const bloomsimd_geometry *g)
     c.base = _mm512_set1_epi64((long long)(uintptr_t)g->words);
     c.nblocks_lo = _mm512_set1_epi64((long long)(g->nblocks & 0xffffffffu));
     c.nblocks_all = _mm512_set1_epi64(g->nblocks >> 32 ? -1 : 0);
-    c.nsubsets = _mm512_set1_epi64(g->nsubsets);
+    c.nsubsets = _mm512_set1_epi64(BLOOMSIMD_SELECT_ENTRIES);
     c.near = g->nblocks * 64u >= AVX512_NEAR_MIN_BYTES;
     c.salts = _mm512_loadu_si512(salts);
     c.ones = _mm512_set1_epi32(1);
-    c.subsets = g->subsets;
+    c.subsets = g->select;
     return c;
 }
 
@@ -399,7 +399,7 @@ static void avx512_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashe
         avx512_run(g, hashes, n, NULL, 1, 1, 0);
 }
 
-static size_t avx512_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+static size_t avx512_contains_hashes_bytes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
 {
     return g->concurrent ? avx512_run(g, hashes, n, out, 1, 0, 1) : avx512_run(g, hashes, n, out, 1, 0, 0);
 }
@@ -412,7 +412,7 @@ static void avx512_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, si
         avx512_run(g, keys, n, NULL, 0, 1, 0);
 }
 
-static size_t avx512_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+static size_t avx512_contains_u64_bytes(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
 {
     return g->concurrent ? avx512_run(g, keys, n, out, 0, 0, 1) : avx512_run(g, keys, n, out, 0, 0, 0);
 }
@@ -446,6 +446,46 @@ static void avx512_intersect_words(uint64_t *dst, const uint64_t *src, size_t nw
     avx512_setop(dst, src, nwords, 0);
 }
 
+static size_t avx512_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
+                                    void *out)
+{
+    return bloomsimd_hits_via_bytes(avx512_contains_hashes_bytes, g, hashes, n, form, out);
+}
+
+static size_t avx512_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                                 void *out)
+{
+    return bloomsimd_hits_via_bytes(avx512_contains_u64_bytes, g, keys, n, form, out);
+}
+
+/* Insert-and-report-new and single keys: the layout's reference code for
+ * now (correct on every filter, not yet vectorised). */
+static size_t avx512_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+{
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, hashes[i]);
+        if (out) out[i] = is_new;
+        fresh += is_new;
+    }
+    return fresh;
+}
+
+static size_t avx512_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, bloomsimd_xxh3_u64(keys[i], g->hash_bitflip));
+        if (out) out[i] = is_new;
+        fresh += is_new;
+    }
+    return fresh;
+}
+
+static void avx512_add_one(const bloomsimd_geometry *g, uint64_t hash) { bloomsimd_scalar_add_hash(g, hash); }
+
+static int avx512_contains_one(const bloomsimd_geometry *g, uint64_t hash) { return bloomsimd_scalar_contains_hash(g, hash); }
+
 const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .name = "avx512",
     .required_features = BLOOMSIMD_CPU_AVX512,
@@ -455,6 +495,10 @@ const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .contains_hashes = avx512_contains_hashes,
     .add_u64 = avx512_add_u64,
     .contains_u64 = avx512_contains_u64,
+    .add_new_hashes = avx512_add_new_hashes,
+    .add_new_u64 = avx512_add_new_u64,
+    .add_one = avx512_add_one,
+    .contains_one = avx512_contains_one,
     .touch_u64 = avx512_touch_u64,
     .union_words = avx512_union_words,
     .intersect_words = avx512_intersect_words,

@@ -17,6 +17,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Entries of a word-selection table: indexed by the top 6 bits of the low
+ * hash word, (uint32_t)hash >> BLOOMSIMD_SELECT_SHIFT. */
+#define BLOOMSIMD_SELECT_ENTRIES 64u
+#define BLOOMSIMD_SELECT_SHIFT 26u
+
+/* How a lookup batch reports its answers (every form returns the hit count):
+ *   BYTES    out is uint8_t[n], out[i] = 1 if key i may be present, else 0;
+ *            out may be NULL (count only).
+ *   BITMAP   out is uint8_t[(n + 7) / 8], bit i % 8 of byte i / 8 (LSB
+ *            first) is key i's answer; the bits past n in the last byte are 0.
+ *   INDICES  out is uint32_t[n]; the indices (0-based, ascending) of the keys
+ *            that may be present are written to out[0 .. hits). */
+typedef enum bloomsimd_hit_form {
+    BLOOMSIMD_HITS_BYTES = 0,
+    BLOOMSIMD_HITS_BITMAP = 1,
+    BLOOMSIMD_HITS_INDICES = 2
+} bloomsimd_hit_form;
+
 /* CPU features a kernel may require (bits of bloomsimd_cpu_features()). */
 enum {
     BLOOMSIMD_CPU_SSE42 = 1u << 0,   /* SSE4.2 (implies SSSE3/SSE4.1) */
@@ -33,8 +51,7 @@ enum {
 typedef struct bloomsimd_geometry {
     uint32_t *words;           /* nblocks * 16 little-endian 32-bit words, 64-byte aligned */
     uint64_t nblocks;          /* 1 .. 2^32 */
-    const uint16_t *subsets;   /* the C(16,k) word-selection masks for this k, ascending */
-    uint32_t nsubsets;         /* C(16,k) */
+    const uint16_t *select;    /* the 64 word-selection masks of this k (layout.h section 3) */
     uint32_t k;                /* 1 .. 16 */
     uint64_t hash_bitflip;     /* seed-derived XXH3 constant, see bloomsimd_xxh3_u64 */
     bool concurrent;           /* inserts must use atomic ORs (BLOOMSIMD_CONCURRENT) */
@@ -47,12 +64,28 @@ typedef struct bloomsimd_kernel {
 
     /* hashes[i] = XXH3_64bits_withSeed(&keys[i], 8, seed) (keys as LE bytes). */
     void (*hash_u64)(uint64_t hash_bitflip, const uint64_t *keys, size_t n, uint64_t *hashes);
-    /* Insert / look up pre-computed hashes. out may be NULL; returns the count of hits. */
+    /* Insert / look up pre-computed hashes. Lookups write `out` in `form`
+     * (above) and return the count of hits. */
     void (*add_hashes)(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n);
-    size_t (*contains_hashes)(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out);
-    /* Fused key -> hash -> probe paths. out may be NULL; returns the count of hits. */
+    size_t (*contains_hashes)(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
+                              void *out);
+    /* Fused key -> hash -> probe paths, as above. */
     void (*add_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n);
-    size_t (*contains_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out);
+    size_t (*contains_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                           void *out);
+    /* Insert and report new: in key order, key i is tested and then inserted,
+     * so a key repeated within the batch is new only the first time.
+     * out[i] = 1 if key i was not (probably) present before it was inserted;
+     * out may be NULL. Returns the count of new keys. On a concurrent filter
+     * the inserts are atomic ORs and "new" means some word still lacked a bit
+     * when this thread ORed it, so of two threads inserting the same new key,
+     * at least one reports it new. */
+    size_t (*add_new_hashes)(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out);
+    size_t (*add_new_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out);
+    /* One key, already hashed: the single-key calls go through these (one
+     * indirect call, no batch set-up). contains_one returns 1 or 0. */
+    void (*add_one)(const bloomsimd_geometry *g, uint64_t hash);
+    int (*contains_one)(const bloomsimd_geometry *g, uint64_t hash);
     /* Set operations over whole bit arrays (nwords 64-bit words, 64-byte aligned):
      * dst[i] |= src[i] and dst[i] &= src[i]. */
     void (*union_words)(uint64_t *dst, const uint64_t *src, size_t nwords);

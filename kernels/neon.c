@@ -224,7 +224,7 @@ static void neon_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes,
     }
 }
 
-static size_t neon_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+static size_t neon_contains_hashes_bytes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
 {
     neon_probe_consts c = neon_probe_setup();
     size_t hits = 0;
@@ -264,7 +264,7 @@ static void neon_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size
     }
 }
 
-static size_t neon_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+static size_t neon_contains_u64_bytes(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
 {
     neon_hash_consts hc = neon_hash_setup(g->hash_bitflip);
     neon_probe_consts c = neon_probe_setup();
@@ -303,6 +303,46 @@ static void neon_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwor
     for (; i < nwords; i++) dst[i] &= src[i];
 }
 
+static size_t neon_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
+                                  void *out)
+{
+    return bloomsimd_hits_via_bytes(neon_contains_hashes_bytes, g, hashes, n, form, out);
+}
+
+static size_t neon_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                               void *out)
+{
+    return bloomsimd_hits_via_bytes(neon_contains_u64_bytes, g, keys, n, form, out);
+}
+
+/* Insert-and-report-new and single keys: the layout's reference code for
+ * now (correct on every filter, not yet vectorised). */
+static size_t neon_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+{
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, hashes[i]);
+        if (out) out[i] = is_new;
+        fresh += is_new;
+    }
+    return fresh;
+}
+
+static size_t neon_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, bloomsimd_xxh3_u64(keys[i], g->hash_bitflip));
+        if (out) out[i] = is_new;
+        fresh += is_new;
+    }
+    return fresh;
+}
+
+static void neon_add_one(const bloomsimd_geometry *g, uint64_t hash) { bloomsimd_scalar_add_hash(g, hash); }
+
+static int neon_contains_one(const bloomsimd_geometry *g, uint64_t hash) { return bloomsimd_scalar_contains_hash(g, hash); }
+
 const bloomsimd_kernel bloomsimd_kernel_neon = {
     .name = "neon",
     .required_features = NEON_REQUIRED_FEATURES,
@@ -312,6 +352,10 @@ const bloomsimd_kernel bloomsimd_kernel_neon = {
     .contains_hashes = neon_contains_hashes,
     .add_u64 = neon_add_u64,
     .contains_u64 = neon_contains_u64,
+    .add_new_hashes = neon_add_new_hashes,
+    .add_new_u64 = neon_add_new_u64,
+    .add_one = neon_add_one,
+    .contains_one = neon_contains_one,
     .union_words = neon_union_words,
     .intersect_words = neon_intersect_words,
 };

@@ -39,18 +39,32 @@ static void scalar_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashe
     }
 }
 
-static size_t scalar_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+static size_t scalar_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,
+                                     bloomsimd_hit_form form, void *out)
 {
     const size_t ahead = SCALAR_GROUP * SCALAR_PREFETCH_GROUPS;
     size_t hits = 0;
+    bloomsimd_hits_begin(form, out, n);
     for (size_t i = 0; i < n && i < ahead; i++) scalar_prefetch(g, hashes[i], 0);
     for (size_t i = 0; i < n; i++) {
         if (i + ahead < n) scalar_prefetch(g, hashes[i + ahead], 0);
-        uint8_t hit = bloomsimd_scalar_contains_hash(g, hashes[i]);
-        if (out) out[i] = hit;
-        hits += hit;
+        bloomsimd_hit_put(form, out, i, &hits, bloomsimd_scalar_contains_hash(g, hashes[i]));
     }
     return hits;
+}
+
+static size_t scalar_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+{
+    const size_t ahead = SCALAR_GROUP * SCALAR_PREFETCH_GROUPS;
+    size_t fresh = 0;
+    for (size_t i = 0; i < n && i < ahead; i++) scalar_prefetch(g, hashes[i], 1);
+    for (size_t i = 0; i < n; i++) {
+        if (i + ahead < n) scalar_prefetch(g, hashes[i + ahead], 1);
+        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, hashes[i]);
+        if (out) out[i] = is_new;
+        fresh += is_new;
+    }
+    return fresh;
 }
 
 /* Fused paths: hash a ring of groups ahead so each block is prefetched
@@ -81,23 +95,48 @@ static void scalar_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, si
     }
 }
 
-static size_t scalar_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+static size_t scalar_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n,
+                                  bloomsimd_hit_form form, void *out)
 {
     uint64_t ring[SCALAR_RING];
     size_t hits = 0;
+    bloomsimd_hits_begin(form, out, n);
     for (size_t i = 0; i < SCALAR_PREFETCH_GROUPS * SCALAR_GROUP && i < n; i += SCALAR_GROUP)
         scalar_fill_ring(g, keys, n, i, ring, 0);
     for (size_t base = 0; base < n; base += SCALAR_GROUP) {
         size_t next = base + SCALAR_PREFETCH_GROUPS * SCALAR_GROUP;
         if (next < n) scalar_fill_ring(g, keys, n, next, ring, 0);
         size_t end = base + SCALAR_GROUP < n ? base + SCALAR_GROUP : n;
-        for (size_t i = base; i < end; i++) {
-            uint8_t hit = bloomsimd_scalar_contains_hash(g, ring[i % SCALAR_RING]);
-            if (out) out[i] = hit;
-            hits += hit;
-        }
+        for (size_t i = base; i < end; i++)
+            bloomsimd_hit_put(form, out, i, &hits, bloomsimd_scalar_contains_hash(g, ring[i % SCALAR_RING]));
     }
     return hits;
+}
+
+static size_t scalar_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    uint64_t ring[SCALAR_RING];
+    size_t fresh = 0;
+    for (size_t i = 0; i < SCALAR_PREFETCH_GROUPS * SCALAR_GROUP && i < n; i += SCALAR_GROUP)
+        scalar_fill_ring(g, keys, n, i, ring, 1);
+    for (size_t base = 0; base < n; base += SCALAR_GROUP) {
+        size_t next = base + SCALAR_PREFETCH_GROUPS * SCALAR_GROUP;
+        if (next < n) scalar_fill_ring(g, keys, n, next, ring, 1);
+        size_t end = base + SCALAR_GROUP < n ? base + SCALAR_GROUP : n;
+        for (size_t i = base; i < end; i++) {
+            uint8_t is_new = bloomsimd_scalar_add_new_hash(g, ring[i % SCALAR_RING]);
+            if (out) out[i] = is_new;
+            fresh += is_new;
+        }
+    }
+    return fresh;
+}
+
+static void scalar_add_one(const bloomsimd_geometry *g, uint64_t hash) { bloomsimd_scalar_add_hash(g, hash); }
+
+static int scalar_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return bloomsimd_scalar_contains_hash(g, hash);
 }
 
 static void scalar_union_words(uint64_t *dst, const uint64_t *src, size_t nwords)
@@ -119,6 +158,10 @@ const bloomsimd_kernel bloomsimd_kernel_scalar = {
     .contains_hashes = scalar_contains_hashes,
     .add_u64 = scalar_add_u64,
     .contains_u64 = scalar_contains_u64,
+    .add_new_hashes = scalar_add_new_hashes,
+    .add_new_u64 = scalar_add_new_u64,
+    .add_one = scalar_add_one,
+    .contains_one = scalar_contains_one,
     .union_words = scalar_union_words,
     .intersect_words = scalar_intersect_words,
 };

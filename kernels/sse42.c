@@ -280,8 +280,8 @@ static inline size_t sse42_run(const bloomsimd_geometry *g, const uint64_t *src,
                                bool prehashed, bool insert, bool concurrent)
 {
     sse42_ring ring;
-    const uint16_t *subsets = g->subsets;
-    const uint32_t nsubsets = g->nsubsets;
+    const uint16_t *subsets = g->select;
+    const uint32_t nsubsets = BLOOMSIMD_SELECT_ENTRIES;
     size_t hits = 0;
     for (size_t s = 0; s < n && s < SSE42_AHEAD; s += SSE42_GROUP)
         sse42_stage(g, src, s, s + SSE42_GROUP < n ? s + SSE42_GROUP : n, &ring, prehashed, insert);
@@ -314,7 +314,7 @@ static void sse42_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes
         sse42_run(g, hashes, n, NULL, true, true, false);
 }
 
-static size_t sse42_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+static size_t sse42_contains_hashes_bytes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
 {
     return g->concurrent ? sse42_run(g, hashes, n, out, true, false, true)
                          : sse42_run(g, hashes, n, out, true, false, false);
@@ -328,7 +328,7 @@ static void sse42_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, siz
         sse42_run(g, keys, n, NULL, false, true, false);
 }
 
-static size_t sse42_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+static size_t sse42_contains_u64_bytes(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
 {
     return g->concurrent ? sse42_run(g, keys, n, out, false, false, true)
                          : sse42_run(g, keys, n, out, false, false, false);
@@ -356,6 +356,46 @@ static void sse42_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwo
     for (; i < nwords; i++) dst[i] &= src[i];
 }
 
+static size_t sse42_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
+                                   void *out)
+{
+    return bloomsimd_hits_via_bytes(sse42_contains_hashes_bytes, g, hashes, n, form, out);
+}
+
+static size_t sse42_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                                void *out)
+{
+    return bloomsimd_hits_via_bytes(sse42_contains_u64_bytes, g, keys, n, form, out);
+}
+
+/* Insert-and-report-new and single keys: the layout's reference code for
+ * now (correct on every filter, not yet vectorised). */
+static size_t sse42_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+{
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, hashes[i]);
+        if (out) out[i] = is_new;
+        fresh += is_new;
+    }
+    return fresh;
+}
+
+static size_t sse42_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, bloomsimd_xxh3_u64(keys[i], g->hash_bitflip));
+        if (out) out[i] = is_new;
+        fresh += is_new;
+    }
+    return fresh;
+}
+
+static void sse42_add_one(const bloomsimd_geometry *g, uint64_t hash) { bloomsimd_scalar_add_hash(g, hash); }
+
+static int sse42_contains_one(const bloomsimd_geometry *g, uint64_t hash) { return bloomsimd_scalar_contains_hash(g, hash); }
+
 const bloomsimd_kernel bloomsimd_kernel_sse42 = {
     .name = "sse42",
     .required_features = BLOOMSIMD_CPU_SSE42,
@@ -365,6 +405,10 @@ const bloomsimd_kernel bloomsimd_kernel_sse42 = {
     .contains_hashes = sse42_contains_hashes,
     .add_u64 = sse42_add_u64,
     .contains_u64 = sse42_contains_u64,
+    .add_new_hashes = sse42_add_new_hashes,
+    .add_new_u64 = sse42_add_new_u64,
+    .add_one = sse42_add_one,
+    .contains_one = sse42_contains_one,
     .union_words = sse42_union_words,
     .intersect_words = sse42_intersect_words,
 };

@@ -20,7 +20,7 @@ bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, uint64_t blocks, uin
     f->flags = flags;
     f->geometry.nblocks = blocks;
     f->geometry.k = k;
-    f->geometry.subsets = bloomsimd_subsets(k, &f->geometry.nsubsets);
+    f->geometry.select = bloomsimd_select_tables[k - 1];
     f->geometry.hash_bitflip = bloomsimd_xxh3_bitflip(seed);
     f->geometry.concurrent = (flags & BLOOMSIMD_CONCURRENT) != 0;
     return BLOOMSIMD_OK;

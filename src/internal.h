@@ -33,13 +33,18 @@ struct bloomsimd_filter {
     int fd;               /* FILE_MAP: the open file, else -1 */
 };
 
-/* ---- layout tables (layout_tables.c) ---- */
-/* The C(16,k) masks with popcount k, ascending; k in 1..16. Never fails. */
-const uint16_t *bloomsimd_subsets(uint32_t k, uint32_t *count);
+/* ---- layout tables (tables/select_tables.c, generated) ---- */
+/* bloomsimd_select_tables[k - 1]: the 64 word-selection masks of k (layout.h section 3). */
+extern const uint16_t bloomsimd_select_tables[BLOOMSIMD_MAX_K][BLOOMSIMD_SELECT_ENTRIES];
 
 /* ---- FPR model and sizing (fpr_model.c, sizing.c) ---- */
-/* FPR(n, m, k) of kernels/layout.h section 5. */
+/* FPR(n, m, k) of kernels/layout.h section 5: exact for layout 2. NaN for k
+ * outside 1..16 or when the model's terms cannot be allocated. */
 double bloomsimd_model_fpr(double items, double blocks, uint32_t k);
+/* Layout 1's formula (uniformly random k-subset): the bracket for sizing. */
+double bloomsimd_model_fpr_hypergeometric(double items, double blocks, uint32_t k);
+/* Terms of the exact model for k (0 if k is out of range or out of memory). */
+uint32_t bloomsimd_model_term_count(uint32_t k);
 
 typedef struct bloomsimd_geometry_choice {
     uint64_t blocks;

@@ -36,14 +36,16 @@ bloomsimd_status bloomsimd_add_u64(bloomsimd_filter *f, uint64_t key)
 {
     bloomsimd_status st = check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
-    bloomsimd_scalar_add_hash(&f->geometry, bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip));
+    f->kernel->add_one(&f->geometry, bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip));
     return BLOOMSIMD_OK;
 }
 
+/* One key: the hash is a few scalar multiplies, inlined here; the probe is
+ * the kernel's vector probe for one block, one indirect call away. */
 bool bloomsimd_contains_u64(const bloomsimd_filter *f, uint64_t key)
 {
     if (!f) return false;
-    return bloomsimd_scalar_contains_hash(&f->geometry, bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip));
+    return f->kernel->contains_one(&f->geometry, bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip));
 }
 
 bloomsimd_status bloomsimd_add(bloomsimd_filter *f, const void *key, size_t len)
@@ -51,14 +53,14 @@ bloomsimd_status bloomsimd_add(bloomsimd_filter *f, const void *key, size_t len)
     bloomsimd_status st = check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (!key && len) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    bloomsimd_scalar_add_hash(&f->geometry, bloomsimd_hash(f, key, len));
+    f->kernel->add_one(&f->geometry, bloomsimd_hash(f, key, len));
     return BLOOMSIMD_OK;
 }
 
 bool bloomsimd_contains(const bloomsimd_filter *f, const void *key, size_t len)
 {
     if (!f || (!key && len)) return false;
-    return bloomsimd_scalar_contains_hash(&f->geometry, bloomsimd_hash(f, key, len));
+    return f->kernel->contains_one(&f->geometry, bloomsimd_hash(f, key, len));
 }
 
 bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *keys, size_t n)
@@ -74,7 +76,7 @@ bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *ke
 size_t bloomsimd_contains_batch_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint8_t *out)
 {
     if (!f || !keys || n == 0) return 0;
-    return f->kernel->contains_u64(&f->geometry, keys, n, out);
+    return f->kernel->contains_u64(&f->geometry, keys, n, BLOOMSIMD_HITS_BYTES, out);
 }
 
 bloomsimd_status bloomsimd_add_hashes(bloomsimd_filter *f, const uint64_t *hashes, size_t n)
@@ -90,7 +92,7 @@ bloomsimd_status bloomsimd_add_hashes(bloomsimd_filter *f, const uint64_t *hashe
 size_t bloomsimd_contains_hashes(const bloomsimd_filter *f, const uint64_t *hashes, size_t n, uint8_t *out)
 {
     if (!f || !hashes || n == 0) return 0;
-    return f->kernel->contains_hashes(&f->geometry, hashes, n, out);
+    return f->kernel->contains_hashes(&f->geometry, hashes, n, BLOOMSIMD_HITS_BYTES, out);
 }
 
 bloomsimd_status bloomsimd_add_batch(bloomsimd_filter *f, const void *const *keys, const size_t *lens, size_t n)
@@ -128,10 +130,11 @@ size_t bloomsimd_contains_batch(const bloomsimd_filter *f, const void *const *ke
             hashes[i] = bloomsimd_hash(f, key, len);
         }
         if (!any_invalid) {
-            total += f->kernel->contains_hashes(&f->geometry, hashes, count, out ? out + base : NULL);
+            total += f->kernel->contains_hashes(&f->geometry, hashes, count, BLOOMSIMD_HITS_BYTES,
+                                                out ? out + base : NULL);
             continue;
         }
-        f->kernel->contains_hashes(&f->geometry, hashes, count, hits);
+        f->kernel->contains_hashes(&f->geometry, hashes, count, BLOOMSIMD_HITS_BYTES, hits);
         for (size_t i = 0; i < count; i++) {
             uint8_t hit = hits[i] && !(!keys[base + i] && lens[base + i]);
             if (out) out[base + i] = hit;

@@ -1,27 +1,57 @@
 /*
  * sizing.c — from bloomsimd_options to (blocks, k): kernels/layout.h section 6.
  *
- * Default: for each k in 1..16, the fewest blocks m with FPR(n, m, k) <= p,
- * found by bisection (FPR falls monotonically as m grows); the k needing the
- * fewest blocks wins, the smaller k on a tie. Explicit bits fix m; explicit k
- * fixes k.
+ * Default: for each k in 1..16, the fewest blocks m with FPR(n, m, k) <= p
+ * under the exact model; the k needing the fewest blocks wins, the smaller k
+ * on a tie. The exact model costs up to ~1700 terms per evaluation, so the
+ * k+1-term hypergeometric model (which differs by < 0.2% where it matters)
+ * first finds each k's approximate m; only the k within 1% of the best are
+ * searched exactly, starting from that m. Explicit bits fix m; explicit k
+ * fixes k. FPR falls monotonically as m grows, so every search is a bisection.
  */
 #include <math.h>
 
 #include "internal.h"
 
-/* Fewest blocks in [1, BLOOMSIMD_MAX_BLOCKS] with FPR <= p, or 0 if even the
- * largest filter misses the target. */
-static uint64_t fewest_blocks(uint64_t capacity, double p, uint32_t k)
+typedef double (*fpr_model)(double items, double blocks, uint32_t k);
+
+/* True if the model says m blocks meet p. NaN (out of memory) never meets. */
+static bool meets(fpr_model model, uint64_t capacity, uint64_t m, uint32_t k, double p)
 {
-    uint64_t hi = BLOOMSIMD_MAX_BLOCKS;
-    if (bloomsimd_model_fpr((double)capacity, (double)hi, k) > p) return 0;
-    uint64_t lo = 1;
-    if (bloomsimd_model_fpr((double)capacity, 1.0, k) <= p) return 1;
-    /* invariant: FPR(lo) > p, FPR(hi) <= p */
+    return m >= 1 && model((double)capacity, (double)m, k) <= p;
+}
+
+/* Fewest blocks in [1, BLOOMSIMD_MAX_BLOCKS] with FPR <= p, or 0 if even the
+ * largest filter misses the target. `guess` (0: none) starts a galloping
+ * search from there, which takes ~2 log2(|answer - guess|) evaluations. */
+static uint64_t fewest_blocks(fpr_model model, uint64_t capacity, double p, uint32_t k, uint64_t guess)
+{
+    const uint64_t max = BLOOMSIMD_MAX_BLOCKS;
+    uint64_t lo, hi; /* invariant: !meets(lo) (lo = 0 stands for "no filter"), meets(hi) */
+    if (guess == 0 || guess > max) {
+        if (!meets(model, capacity, max, k, p)) return 0;
+        lo = 0, hi = max;
+    } else if (meets(model, capacity, guess, k, p)) {
+        hi = guess;
+        uint64_t step = guess / 1024 + 1;
+        for (;;) {
+            lo = hi > step ? hi - step : 0;
+            if (!meets(model, capacity, lo, k, p)) break;
+            hi = lo, step *= 2;
+        }
+    } else {
+        lo = guess;
+        uint64_t step = guess / 1024 + 1;
+        for (;;) {
+            hi = max - lo > step ? lo + step : max;
+            if (meets(model, capacity, hi, k, p)) break;
+            if (hi == max) return 0;
+            lo = hi, step *= 2;
+        }
+    }
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (bloomsimd_model_fpr((double)capacity, (double)mid, k) <= p)
+        if (meets(model, capacity, mid, k, p))
             hi = mid;
         else
             lo = mid;
@@ -55,9 +85,18 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd
         uint32_t k = o->k;
         if (k == 0 && o->capacity == 0) k = BLOOMSIMD_DEFAULT_K;
         if (k == 0) {
+            /* the lowest exact FPR among the k whose hypergeometric FPR is
+             * within 1% of the lowest */
+            double approx[BLOOMSIMD_MAX_K + 1], lowest = 2.0;
+            for (uint32_t c = 1; c <= BLOOMSIMD_MAX_K; c++) {
+                approx[c] = bloomsimd_model_fpr_hypergeometric((double)o->capacity, (double)blocks, c);
+                if (approx[c] < lowest) lowest = approx[c];
+            }
             double best = 2.0;
             for (uint32_t c = 1; c <= BLOOMSIMD_MAX_K; c++) {
+                if (approx[c] > lowest * 1.01) continue;
                 double f = bloomsimd_model_fpr((double)o->capacity, (double)blocks, c);
+                if (isnan(f)) return BLOOMSIMD_ERR_NO_MEMORY;
                 if (f < best) best = f, k = c;
             }
         }
@@ -65,11 +104,18 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd
         choice->k = k;
         *target_fpr = o->capacity ? bloomsimd_model_fpr((double)o->capacity, (double)blocks, k) : 0.0;
     } else {
+        uint32_t k_first = o->k ? o->k : 1, k_last = o->k ? o->k : BLOOMSIMD_MAX_K;
+        uint64_t approx[BLOOMSIMD_MAX_K + 1] = {0}, lowest = 0;
+        for (uint32_t k = k_first; k <= k_last; k++) {
+            approx[k] = fewest_blocks(bloomsimd_model_fpr_hypergeometric, o->capacity, p, k, 0);
+            if (approx[k] != 0 && (lowest == 0 || approx[k] < lowest)) lowest = approx[k];
+        }
         uint64_t best_blocks = 0;
         uint32_t best_k = 0;
-        uint32_t k_first = o->k ? o->k : 1, k_last = o->k ? o->k : BLOOMSIMD_MAX_K;
         for (uint32_t k = k_first; k <= k_last; k++) {
-            uint64_t blocks = fewest_blocks(o->capacity, p, k);
+            if (approx[k] == 0 || approx[k] > lowest + lowest / 100) continue;
+            if (bloomsimd_model_term_count(k) == 0) return BLOOMSIMD_ERR_NO_MEMORY;
+            uint64_t blocks = fewest_blocks(bloomsimd_model_fpr, o->capacity, p, k, approx[k]);
             if (blocks != 0 && (best_blocks == 0 || blocks < best_blocks)) best_blocks = blocks, best_k = k;
         }
         if (best_blocks == 0) return BLOOMSIMD_ERR_TOO_LARGE;

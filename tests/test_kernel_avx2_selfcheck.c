@@ -55,7 +55,7 @@ static bloomsimd_geometry geometry_over(uint32_t *words, uint64_t nblocks, uint3
     g.words = words;
     g.nblocks = nblocks;
     g.k = k;
-    g.subsets = bloomsimd_subsets(k, &g.nsubsets);
+    g.select = bloomsimd_select_tables[(k) - 1];
     g.hash_bitflip = bloomsimd_xxh3_bitflip(seed);
     g.concurrent = concurrent;
     return g;
@@ -168,13 +168,13 @@ static void compare_batch(bloomsimd_geometry *gs, bloomsimd_geometry *ga, size_t
     if (from_hashes) {
         scalar->hash_u64(gs->hash_bitflip, keys_al, m, hashes_al);
         memcpy(hashmem + hoff, hashes_al, m * 8);
-        hits_s = scalar->contains_hashes(gs, hashes_al, m, out_s + ooff);
-        hits_a = avx2->contains_hashes(ga, hashes, m, out_a + ooff);
-        hits_null = avx2->contains_hashes(ga, hashes, m, NULL);
+        hits_s = scalar->contains_hashes(gs, hashes_al, m, BLOOMSIMD_HITS_BYTES, out_s + ooff);
+        hits_a = avx2->contains_hashes(ga, hashes, m, BLOOMSIMD_HITS_BYTES, out_a + ooff);
+        hits_null = avx2->contains_hashes(ga, hashes, m, BLOOMSIMD_HITS_BYTES, NULL);
     } else {
-        hits_s = scalar->contains_u64(gs, keys_al, m, out_s + ooff);
-        hits_a = avx2->contains_u64(ga, keys, m, out_a + ooff);
-        hits_null = avx2->contains_u64(ga, keys, m, NULL);
+        hits_s = scalar->contains_u64(gs, keys_al, m, BLOOMSIMD_HITS_BYTES, out_s + ooff);
+        hits_a = avx2->contains_u64(ga, keys, m, BLOOMSIMD_HITS_BYTES, out_a + ooff);
+        hits_null = avx2->contains_u64(ga, keys, m, BLOOMSIMD_HITS_BYTES, NULL);
     }
     cr_assert_eq(hits_a, hits_s, "hit counts: avx2 %zu scalar %zu (m %zu, k %u)", hits_a, hits_s, m, gs->k);
     cr_assert_eq(hits_null, hits_s, "hit count without out: %zu vs %zu", hits_null, hits_s);
@@ -284,7 +284,7 @@ static void *race_lookup(void *p)
     race_arg *a = p;
     uint8_t out[1000];
     size_t hits = 0;
-    for (size_t i = 0; i < RACE_KEYS; i += 1000) hits += avx2->contains_u64(a->g, a->keys + i, 1000, out);
+    for (size_t i = 0; i < RACE_KEYS; i += 1000) hits += avx2->contains_u64(a->g, a->keys + i, 1000, BLOOMSIMD_HITS_BYTES, out);
     return (void *)(uintptr_t)hits;
 }
 
@@ -301,7 +301,7 @@ Test(avx2_selfcheck, concurrent_inserts_racing_with_lookups_lose_no_bits)
     for (int t = 0; t < 4; t++) pthread_join(threads[t], NULL);
     scalar->add_u64(&gs, keys, 2 * RACE_KEYS);
     cr_assert_eq(memcmp(ga.words, gs.words, (size_t)nblocks * 64), 0, "a racing insert lost bits");
-    cr_assert_eq(avx2->contains_u64(&ga, keys, 2 * RACE_KEYS, NULL), 2 * RACE_KEYS);
+    cr_assert_eq(avx2->contains_u64(&ga, keys, 2 * RACE_KEYS, BLOOMSIMD_HITS_BYTES, NULL), 2 * RACE_KEYS);
     free(keys);
     free(ga.words);
     free(gs.words);

@@ -46,7 +46,7 @@ static bloomsimd_geometry make_geometry(uint64_t nblocks, uint32_t k, uint64_t s
     bloomsimd_geometry g = {0};
     g.nblocks = nblocks;
     g.k = k;
-    g.subsets = bloomsimd_subsets(k, &g.nsubsets);
+    g.select = bloomsimd_select_tables[(k) - 1];
     g.hash_bitflip = bloomsimd_xxh3_bitflip(seed);
     g.concurrent = concurrent;
     g.words = aligned_alloc(64, nblocks * 64);
@@ -134,17 +134,17 @@ static void compare_geometry(uint64_t nblocks, uint32_t k, bool concurrent, size
 
     /* queries: the n inserted keys then n others (mostly absent) */
     size_t q = 2 * n;
-    size_t want = ref->contains_u64(&gs, keys, q, out_s);
+    size_t want = ref->contains_u64(&gs, keys, q, BLOOMSIMD_HITS_BYTES, out_s);
     memset(out_v, 0xAA, q + 64);
-    size_t got = simd->contains_u64(&gv, misaligned_copy(buf, keys, q, offset), q, out_v + offset);
+    size_t got = simd->contains_u64(&gv, misaligned_copy(buf, keys, q, offset), q, BLOOMSIMD_HITS_BYTES, out_v + offset);
     cr_assert_eq(got, want, "contains_u64 count: blocks=%llu k=%u n=%zu", (unsigned long long)nblocks, k, n);
     cr_assert(memcmp(out_v + offset, out_s, q) == 0, "contains_u64 out");
     cr_assert_eq(out_v[offset + q], 0xAA, "wrote past out");
-    cr_assert_eq(simd->contains_u64(&gv, misaligned_copy(buf, keys, q, offset), q, NULL), want);
-    got = simd->contains_hashes(&gv, misaligned_copy(buf, hashes, q, offset), q, out_v + offset);
+    cr_assert_eq(simd->contains_u64(&gv, misaligned_copy(buf, keys, q, offset), q, BLOOMSIMD_HITS_BYTES, NULL), want);
+    got = simd->contains_hashes(&gv, misaligned_copy(buf, hashes, q, offset), q, BLOOMSIMD_HITS_BYTES, out_v + offset);
     cr_assert_eq(got, want, "contains_hashes count");
     cr_assert(memcmp(out_v + offset, out_s, q) == 0, "contains_hashes out");
-    cr_assert_eq(ref->contains_hashes(&gs, hashes, q, NULL), want);
+    cr_assert_eq(ref->contains_hashes(&gs, hashes, q, BLOOMSIMD_HITS_BYTES, NULL), want);
     cr_assert_geq(want, n, "false negative");
 
     free(gs.words);
@@ -192,18 +192,18 @@ Test(avx512_selfcheck, block_index_up_to_2_pow_32_blocks)
     uint8_t *out_s = malloc(n), *out_v = malloc(n);
     for (size_t c = 0; c < 3; c++) {
         bloomsimd_geometry g = {.words = map, .nblocks = counts[c], .k = 5, .hash_bitflip = 9};
-        g.subsets = bloomsimd_subsets(5, &g.nsubsets);
+        g.select = bloomsimd_select_tables[(5) - 1];
         /* insert half with avx512, then both kernels must agree on all */
         simd->add_hashes(&g, hashes, n / 2);
-        size_t a = ref->contains_hashes(&g, hashes, n, out_s);
-        size_t b = simd->contains_hashes(&g, hashes, n, out_v);
+        size_t a = ref->contains_hashes(&g, hashes, n, BLOOMSIMD_HITS_BYTES, out_s);
+        size_t b = simd->contains_hashes(&g, hashes, n, BLOOMSIMD_HITS_BYTES, out_v);
         cr_assert_eq(a, b, "nblocks=%llu", (unsigned long long)counts[c]);
         cr_assert(memcmp(out_s, out_v, n) == 0);
         cr_assert_geq(a, n / 2);
         for (size_t i = 0; i < n / 2; i++) cr_assert(out_s[i], "scalar misses an avx512 insert: wrong block");
         /* the same with scalar inserts of the other half, read by avx512 */
         ref->add_hashes(&g, hashes + n / 2, n - n / 2);
-        cr_assert_eq(simd->contains_hashes(&g, hashes, n, NULL), n);
+        cr_assert_eq(simd->contains_hashes(&g, hashes, n, BLOOMSIMD_HITS_BYTES, NULL), n);
         /* clear the touched blocks for the next count */
         for (size_t i = 0; i < n; i++)
             memset(bloomsimd_block_ptr(&g, bloomsimd_block_index(hashes[i], counts[c])), 0, 64);
@@ -251,7 +251,7 @@ static void *run_job(void *arg)
     job *j = arg;
     for (int rep = 0; rep < 4; rep++) {
         if (j->lookup)
-            (void)simd->contains_u64(j->g, j->keys, j->n, NULL);
+            (void)simd->contains_u64(j->g, j->keys, j->n, BLOOMSIMD_HITS_BYTES, NULL);
         else
             simd->add_u64(j->g, j->keys + rep * (j->n / 4), j->n / 4);
     }

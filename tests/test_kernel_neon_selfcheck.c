@@ -135,7 +135,7 @@ static test_geometry make_geometry(uint64_t nblocks, uint32_t k, uint64_t seed, 
     memset(t.mem, 0, t.bytes);
     t.g.words = t.mem;
     t.g.nblocks = nblocks;
-    t.g.subsets = bloomsimd_subsets(k, &t.g.nsubsets);
+    t.g.select = bloomsimd_select_tables[(k) - 1];
     t.g.k = k;
     t.g.hash_bitflip = bloomsimd_xxh3_bitflip(seed);
     t.g.concurrent = concurrent;
@@ -170,11 +170,11 @@ static void compare_on(uint64_t nblocks, uint32_t k, bool concurrent)
     scalar->add_hashes(&b.g, hashes, n / 2);
     cr_assert_arr_eq(a.mem, b.mem, a.bytes, "add_hashes bytes, k %u, %llu blocks", k, (unsigned long long)nblocks);
     uint8_t out_a[CAP], out_b[CAP];
-    size_t hits_a = neon->contains_hashes(&a.g, hashes, n, out_a);
-    size_t hits_b = scalar->contains_hashes(&b.g, hashes, n, out_b);
+    size_t hits_a = neon->contains_hashes(&a.g, hashes, n, BLOOMSIMD_HITS_BYTES, out_a);
+    size_t hits_b = scalar->contains_hashes(&b.g, hashes, n, BLOOMSIMD_HITS_BYTES, out_b);
     cr_assert_eq(hits_a, hits_b, "k %u: %zu hits vs scalar %zu", k, hits_a, hits_b);
     cr_assert_arr_eq(out_a, out_b, n);
-    cr_assert_eq(neon->contains_hashes(&a.g, hashes, n, NULL), hits_b, "out == NULL must count the same");
+    cr_assert_eq(neon->contains_hashes(&a.g, hashes, n, BLOOMSIMD_HITS_BYTES, NULL), hits_b, "out == NULL must count the same");
 
     /* Fused paths on keys, into the same filters. */
     uint64_t *keys = test_keys(1000, k);
@@ -182,7 +182,7 @@ static void compare_on(uint64_t nblocks, uint32_t k, bool concurrent)
     scalar->add_u64(&b.g, keys, 500);
     cr_assert_arr_eq(a.mem, b.mem, a.bytes, "add_u64 bytes, k %u", k);
     uint8_t ka[1000], kb[1000];
-    cr_assert_eq(neon->contains_u64(&a.g, keys, 1000, ka), scalar->contains_u64(&b.g, keys, 1000, kb));
+    cr_assert_eq(neon->contains_u64(&a.g, keys, 1000, BLOOMSIMD_HITS_BYTES, ka), scalar->contains_u64(&b.g, keys, 1000, BLOOMSIMD_HITS_BYTES, kb));
     cr_assert_arr_eq(ka, kb, 1000);
     free(keys);
     free(a.mem);
@@ -210,7 +210,7 @@ Test(neon_selfcheck, block_index_at_2_pow_32_blocks)
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mem == MAP_FAILED) cr_skip_test("cannot reserve 256 GiB of address space here");
     bloomsimd_geometry g = {.words = mem, .nblocks = UINT64_C(1) << 32, .k = 7, .hash_bitflip = 0};
-    g.subsets = bloomsimd_subsets(7, &g.nsubsets);
+    g.select = bloomsimd_select_tables[(7) - 1];
     uint64_t hashes[6] = {0, ~UINT64_C(0), UINT64_C(0xfffffffe12345678), UINT64_C(0x80000000deadbeef),
                           UINT64_C(0x00000001ffffffff), UINT64_C(0x7fffffff00000000)};
     neon->add_hashes(&g, hashes, 6);
@@ -222,7 +222,7 @@ Test(neon_selfcheck, block_index_at_2_pow_32_blocks)
             cr_assert_eq(block[w] & mask[w], mask[w], "hash %zu word %u not in block h >> 32", i, w);
     }
     uint8_t out[6];
-    cr_assert_eq(neon->contains_hashes(&g, hashes, 6, out), 6u);
+    cr_assert_eq(neon->contains_hashes(&g, hashes, 6, BLOOMSIMD_HITS_BYTES, out), 6u);
     munmap(mem, bytes);
 }
 

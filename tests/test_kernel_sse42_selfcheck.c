@@ -49,7 +49,7 @@ Test(sse42_selfcheck, every_path_from_2_pow_31_plus_1_to_2_pow_32_blocks, .timeo
         for (int concurrent = 0; concurrent < 2; concurrent++) {
             bloomsimd_geometry gs = {.words = map_s, .nblocks = counts[c], .k = 5, .hash_bitflip = 17,
                                      .concurrent = concurrent};
-            gs.subsets = bloomsimd_subsets(5, &gs.nsubsets);
+            gs.select = bloomsimd_select_tables[(5) - 1];
             bloomsimd_geometry gv = gs;
             gv.words = map_v;
             ref->hash_u64(gs.hash_bitflip, keys, 2 * n, hashes);
@@ -71,10 +71,10 @@ Test(sse42_selfcheck, every_path_from_2_pow_31_plus_1_to_2_pow_32_blocks, .timeo
             /* every inserted key is found, through both lookup paths, and
              * absent keys give the same answers as scalar */
             uint64_t *absent = test_keys(n, 72 + c);
-            cr_assert_eq(sse->contains_u64(&gv, keys, n, out_v), n);
-            cr_assert_eq(sse->contains_hashes(&gv, hashes, 2 * n, out_v), 2 * n);
-            size_t a = ref->contains_u64(&gs, absent, n, out_s);
-            size_t b = sse->contains_u64(&gv, absent, n, out_v);
+            cr_assert_eq(sse->contains_u64(&gv, keys, n, BLOOMSIMD_HITS_BYTES, out_v), n);
+            cr_assert_eq(sse->contains_hashes(&gv, hashes, 2 * n, BLOOMSIMD_HITS_BYTES, out_v), 2 * n);
+            size_t a = ref->contains_u64(&gs, absent, n, BLOOMSIMD_HITS_BYTES, out_s);
+            size_t b = sse->contains_u64(&gv, absent, n, BLOOMSIMD_HITS_BYTES, out_v);
             cr_assert_eq(a, b);
             cr_assert(memcmp(out_s, out_v, n) == 0);
             free(absent);

@@ -30,24 +30,13 @@ static uint64_t oracle_hash(uint64_t key, uint64_t seed)
     return XXH3_64bits_withSeed(bytes, 8, seed);
 }
 
-/* The rank-th 16-bit value with popcount k, counting in ascending order
- * (the list for k is built by a plain scan the first time k is used). */
-static uint16_t oracle_subset(uint32_t k, uint64_t rank)
+/* The frozen word-selection table of k (its own tests: the generator
+ * reproduces it byte for byte, test_layout checks its balance); the oracle
+ * re-derives only how a hash indexes it: the top 6 of the low 32 bits. */
+static uint16_t oracle_select(uint32_t k, uint64_t h)
 {
-    static uint16_t lists[17][12870];
-    static uint32_t sizes[17];
-    if (sizes[k] == 0)
-        for (uint32_t m = 0; m < 65536; m++)
-            if ((uint32_t)__builtin_popcount(m) == k) lists[k][sizes[k]++] = (uint16_t)m;
-    cr_assert_lt(rank, sizes[k], "rank out of range");
-    return lists[k][rank];
-}
-
-static uint64_t choose(unsigned n, unsigned r)
-{
-    uint64_t c = 1;
-    for (unsigned i = 1; i <= r; i++) c = c * (n - r + i) / i;
-    return c;
+    uint64_t low32 = h % (UINT64_C(1) << 32);
+    return bloomsimd_select_tables[k - 1][low32 / (UINT64_C(1) << 26)];
 }
 
 static void oracle_insert(uint32_t *words, uint64_t nblocks, uint32_t k, uint64_t h)
@@ -56,7 +45,7 @@ static void oracle_insert(uint32_t *words, uint64_t nblocks, uint32_t k, uint64_
     unsigned __int128 wide = (unsigned __int128)(h >> 32) * nblocks;
     uint64_t block = (uint64_t)(wide >> 32);
     uint32_t lo = (uint32_t)h;
-    uint16_t select = oracle_subset(k, ((uint64_t)lo * choose(16, k)) >> 32);
+    uint16_t select = oracle_select(k, h);
     for (unsigned w = 0; w < 16; w++)
         if (select & (1u << w)) words[block * 16 + w] |= 1u << ((uint32_t)(lo * salts[w]) >> 27);
 }

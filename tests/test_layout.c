@@ -48,17 +48,57 @@ Test(layout, measured_vs_model_table_in_layout_h_holds)
 #undef ROW
 }
 
-Test(layout, subset_tables_list_every_k_subset_of_16_once_in_ascending_order)
+Test(layout, select_tables_are_balanced_k_subsets)
 {
     for (uint32_t k = 1; k <= 16; k++) {
-        uint32_t count;
-        const uint16_t *masks = bloomsimd_subsets(k, &count);
-        uint64_t binom = 1;
-        for (uint32_t i = 1; i <= k; i++) binom = binom * (16 - k + i) / i;
-        cr_assert_eq(count, binom, "k=%u", k);
-        for (uint32_t i = 0; i < count; i++) {
-            cr_assert_eq((uint32_t)__builtin_popcount(masks[i]), k);
-            if (i) cr_assert_gt(masks[i], masks[i - 1]);
+        const uint16_t *t = bloomsimd_select_tables[k - 1];
+        unsigned word_uses[16] = {0}, pair_uses[16][16] = {{0}}, duplicates = 0;
+        for (unsigned i = 0; i < BLOOMSIMD_SELECT_ENTRIES; i++) {
+            cr_assert_eq((uint32_t)__builtin_popcount(t[i]), k, "k=%u entry %u", k, i);
+            for (unsigned a = 0; a < 16; a++) {
+                if (!(t[i] >> a & 1u)) continue;
+                word_uses[a]++;
+                for (unsigned b = a + 1; b < 16; b++) pair_uses[a][b] += t[i] >> b & 1u;
+            }
+            for (unsigned j = i + 1; j < BLOOMSIMD_SELECT_ENTRIES; j++) duplicates += t[i] == t[j];
+        }
+        for (unsigned a = 0; a < 16; a++) cr_assert_eq(word_uses[a], 4 * k, "k=%u: word %u used %u times", k, a, word_uses[a]);
+        /* pair counts near the ideal 64 C(k,2) / C(16,2): each within 1.5,
+         * squared deviations summing to at most 30 (the generator's cost;
+         * integers alone force ~4 to ~30 depending on k) */
+        double ideal = 64.0 * k * (k - 1) / 2.0 / 120.0, squares = 0.0;
+        for (unsigned a = 0; a < 16; a++)
+            for (unsigned b = a + 1; b < 16; b++) {
+                double dev = pair_uses[a][b] - ideal;
+                squares += dev * dev;
+                cr_assert_lt(fabs(dev), 1.5, "k=%u pair %u,%u used %u times, ideal %.2f", k, a, b,
+                             pair_uses[a][b], ideal);
+            }
+        cr_assert_leq(squares, 30.0, "k=%u: pair deviations %.2f", k, squares);
+        /* no repeated mask where C(16,k) >= 64; otherwise every mask equally
+         * often: 64 / 16 = 4 times for k = 1 and 15 (C(64,2)... pairs of
+         * equal entries: 16 C(4,2) = 96), 64 times for k = 16 (C(64,2)). */
+        unsigned expected_duplicates = (k == 1 || k == 15) ? 96u : (k == 16 ? 2016u : 0u);
+        cr_assert_eq(duplicates, expected_duplicates, "k=%u", k);
+    }
+}
+
+Test(layout, hypergeometric_formula_is_within_0_2_percent_of_the_exact_model_where_sizing_looks)
+{
+    /* kernels/layout.h section 5: the bound quoted there, at the k sizing
+     * picks for 10% .. 1e-6 and the load it picks them for; at half and
+     * twice that load the gap stays below 1%. */
+    const uint32_t ks[] = {3, 6, 9, 12, 14, 16};
+    const double bits_per_key[] = {4.83, 9.91, 15.55, 22.11, 29.86, 39.24};
+    for (size_t i = 0; i < 6; i++) {
+        for (double load = 0.5; load <= 2.0; load *= 2.0) {
+            double blocks = 1e6 * bits_per_key[i] / 512.0 * load;
+            double exact = bloomsimd_model_fpr(1e6, blocks, ks[i]);
+            double approx = bloomsimd_model_fpr_hypergeometric(1e6, blocks, ks[i]);
+            printf("k=%-2u %.2f bits/key: exact %.6g, hypergeometric %.6g (%+.3f%%), %u terms\n", ks[i],
+                   bits_per_key[i] * load, exact, approx, 100.0 * (approx / exact - 1.0),
+                   bloomsimd_model_term_count(ks[i]));
+            cr_assert_lt(fabs(approx / exact - 1.0), load == 1.0 ? 0.002 : 0.01, "k=%u load %.1f", ks[i], load);
         }
     }
 }
@@ -92,8 +132,10 @@ Test(layout, model_is_the_blocked_one_not_the_classic_formula)
     cr_assert_eq(bloomsimd_model_fpr(0, 1, 7), 0.0);
     /* one key in one block, k=1: same word (1/16) and same bit (1/32) */
     cr_assert_float_eq(bloomsimd_model_fpr(1, 1, 1), 1.0 / 512.0, 1e-12);
-    /* k=2: same 2-subset (1/C(16,2)) and both bits (1/32^2) */
-    cr_assert_float_eq(bloomsimd_model_fpr(1, 1, 2), 1.0 / 120.0 / 1024.0, 1e-12);
+    /* k=2: the same table entry (1/64: no entry repeats) and both bits (1/32^2) */
+    cr_assert_float_eq(bloomsimd_model_fpr(1, 1, 2), 1.0 / 64.0 / 1024.0, 1e-12);
+    /* k=3 (no entry repeats): the same entry and all three bits */
+    cr_assert_float_eq(bloomsimd_model_fpr(1, 1, 3), 1.0 / 64.0 / 32768.0, 1e-13);
 }
 
 Test(layout, filters_of_2_MiB_or_more_ask_for_huge_pages)

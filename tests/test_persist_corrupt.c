@@ -159,11 +159,13 @@ static void offset_huge(uint8_t *h) { bloomsimd_le32_put(h + 12, UINT32_MAX); }
 static void reserved_a(uint8_t *h) { h[53] = 1; }
 static void reserved_b(uint8_t *h) { h[100] = 1; }
 static void padding(uint8_t *h) { h[4095] = 1; }
-static void layout_two(uint8_t *h) { bloomsimd_le32_put(h + 16, 2); }
+static void layout_one(uint8_t *h) { bloomsimd_le32_put(h + 16, 1); }
+static void layout_three(uint8_t *h) { bloomsimd_le32_put(h + 16, 3); }
 static void hash_two(uint8_t *h) { bloomsimd_le32_put(h + 20, 2); }
 static void state_unknown(uint8_t *h) { bloomsimd_le32_put(h + 44, 0x80); }
 static void filter_flags_unknown(uint8_t *h) { bloomsimd_le32_put(h + 48, 0x100); }
-static void version_two(uint8_t *h) { bloomsimd_le32_put(h + 8, 2); }
+static void version_one(uint8_t *h) { bloomsimd_le32_put(h + 8, 1); }
+static void version_three(uint8_t *h) { bloomsimd_le32_put(h + 8, 3); }
 static void version_zero(uint8_t *h) { bloomsimd_le32_put(h + 8, 0); }
 static void payload_checksum(uint8_t *h) { h[80] ^= 1; }
 
@@ -189,11 +191,13 @@ Test(persist_corrupt, each_header_field_out_of_range_is_rejected)
     expect_field(reserved_b, BLOOMSIMD_ERR_CORRUPT, "reserved bytes");
     expect_field(padding, BLOOMSIMD_ERR_CORRUPT, "padding");
     expect_field(payload_checksum, BLOOMSIMD_ERR_CORRUPT, "payload checksum");
-    expect_field(layout_two, BLOOMSIMD_ERR_VERSION, "layout id 2");
+    expect_field(layout_one, BLOOMSIMD_ERR_VERSION, "layout id 1 (retired: such filters must be rebuilt)");
+    expect_field(layout_three, BLOOMSIMD_ERR_VERSION, "layout id 3");
     expect_field(hash_two, BLOOMSIMD_ERR_VERSION, "hash id 2");
     expect_field(state_unknown, BLOOMSIMD_ERR_VERSION, "unknown state flag");
     expect_field(filter_flags_unknown, BLOOMSIMD_ERR_VERSION, "unknown filter flag");
-    expect_field(version_two, BLOOMSIMD_ERR_VERSION, "version 2");
+    expect_field(version_one, BLOOMSIMD_ERR_VERSION, "version 1 (layout 1, retired)");
+    expect_field(version_three, BLOOMSIMD_ERR_VERSION, "version 3");
     expect_field(version_zero, BLOOMSIMD_ERR_VERSION, "version 0");
 }
 

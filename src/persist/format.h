@@ -1,5 +1,5 @@
 /*
- * format.h — the on-disk header of a saved filter (docs/FORMAT.md, version 1).
+ * format.h — the on-disk header of a saved filter (docs/FORMAT.md, version 2).
  *
  * Every multi-byte field is little-endian and is encoded and decoded byte by
  * byte (bloomsimd_le*), so the file is identical on every CPU and never
@@ -7,9 +7,9 @@
  *
  *   offset size  field
  *        0    8  magic "\x89BSIMD\r\n"
- *        8    4  format_version (1)
+ *        8    4  format_version (2; version 1 files, layout 1, fail with BLOOMSIMD_ERR_VERSION)
  *       12    4  payload_offset (4096)
- *       16    4  layout_id (1 = kernels/layout.h)
+ *       16    4  layout_id (2 = kernels/layout.h, layout 2)
  *       20    4  hash_id (1 = XXH3_64bits_withSeed)
  *       24    8  seed
  *       32    8  block_count (1 .. 2^32)
@@ -39,9 +39,9 @@
 
 #define BLOOMSIMD_FORMAT_MAGIC "\x89" "BSIMD\r\n"
 #define BLOOMSIMD_FORMAT_MAGIC_BYTES 8u
-#define BLOOMSIMD_FORMAT_VERSION 1u
+#define BLOOMSIMD_FORMAT_VERSION 2u
 #define BLOOMSIMD_FORMAT_PAYLOAD_OFFSET 4096u
-#define BLOOMSIMD_FORMAT_LAYOUT_ID 1u
+#define BLOOMSIMD_FORMAT_LAYOUT_ID 2u
 #define BLOOMSIMD_FORMAT_HASH_ID 1u
 /* Bytes 0..119 are checksummed; the checksum itself sits at 120. */
 #define BLOOMSIMD_FORMAT_FIXED_BYTES 128u

@@ -89,8 +89,10 @@ int main(int argc, char **argv)
         bloomsimd_header_reseal(m);                                                                                \
         emit(name, m, len);                                                                                        \
     } while (0)
-    MUTATE("bad_version_2", bloomsimd_le32_put(m + BLOOMSIMD_HDR_VERSION, 2));
-    MUTATE("bad_layout_2", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYOUT_ID, 2));
+    MUTATE("bad_version_1", bloomsimd_le32_put(m + BLOOMSIMD_HDR_VERSION, 1));
+    MUTATE("bad_version_3", bloomsimd_le32_put(m + BLOOMSIMD_HDR_VERSION, 3));
+    MUTATE("bad_layout_1", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYOUT_ID, 1));
+    MUTATE("bad_layout_3", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYOUT_ID, 3));
     MUTATE("bad_hash_2", bloomsimd_le32_put(m + BLOOMSIMD_HDR_HASH_ID, 2));
     MUTATE("bad_k_17", bloomsimd_le32_put(m + BLOOMSIMD_HDR_K, 17));
     MUTATE("bad_blocks_huge", (bloomsimd_le64_put(m + BLOOMSIMD_HDR_BLOCKS, UINT64_C(1) << 32),

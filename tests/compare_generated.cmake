@@ -1,0 +1,10 @@
+# compare_generated.cmake — runs GENERATOR > OUT and fails unless OUT equals COMMITTED byte for byte.
+execute_process(COMMAND ${GENERATOR} OUTPUT_FILE ${OUT} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${GENERATOR} failed: ${rc}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT} ${COMMITTED} RESULT_VARIABLE differ)
+if(differ)
+  message(FATAL_ERROR "${COMMITTED} is not what ${GENERATOR} generates (see ${OUT}); regenerate it")
+endif()
+message(STATUS "${COMMITTED} matches the generator")
