@@ -208,6 +208,34 @@ BLOOMSIMD_API size_t bloomsimd_contains_hashes(const bloomsimd_filter *filter, c
                                                uint8_t *out);
 
 /* ======================================================================== */
+/* Direct access (language bindings)                                        */
+/* ======================================================================== */
+
+/*
+ * What a binding needs to insert and look up single keys in its own language,
+ * over the filter's own memory, following kernels/layout.h (e.g. the Go
+ * package: no foreign call per key). A binding must check `layout` and fall
+ * back to the C calls for a layout it does not implement.
+ */
+typedef struct bloomsimd_view {
+    void *blocks;           /* nblocks 64-byte blocks, 64-byte aligned, little-endian 32-bit words */
+    uint64_t nblocks;
+    uint32_t k;
+    uint64_t seed;
+    const uint16_t *select; /* the 64 word-selection masks of k (kernels/layout.h section 3); static */
+    uint32_t layout;        /* 2 = kernels/layout.h layout 2 */
+    bool concurrent;        /* BLOOMSIMD_CONCURRENT: writers must use 64-bit atomic ORs, readers
+                               64-bit atomic loads, on 8-byte-aligned words (docs/CONCURRENCY.md) */
+    bool read_only;         /* a read-only mapping: never write through blocks (SIGSEGV) */
+} bloomsimd_view;
+
+/* Fills *view. The pointers stay valid until bloomsimd_destroy; the thread
+ * rules of docs/CONCURRENCY.md apply to accesses through blocks exactly as to
+ * the library's own calls. Returns BLOOMSIMD_OK, or
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT if either pointer is NULL (*view untouched). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *filter, bloomsimd_view *view);
+
+/* ======================================================================== */
 /* Introspection                                                            */
 /* ======================================================================== */
 

@@ -1,0 +1,23 @@
+/*
+ * view.c — direct access to a plain filter's bit array for language bindings
+ * (bloomsimd_get_view): the Go package probes single keys over it without a
+ * foreign call per key.
+ */
+#include "internal.h"
+#include "persist/format.h"
+
+bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *f, bloomsimd_view *view)
+{
+    if (!f || !view) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    *view = (bloomsimd_view){
+        .blocks = f->geometry.words,
+        .nblocks = f->geometry.nblocks,
+        .k = f->geometry.k,
+        .seed = f->seed,
+        .select = f->geometry.select,
+        .layout = BLOOMSIMD_FORMAT_LAYOUT_ID,
+        .concurrent = f->geometry.concurrent,
+        .read_only = f->read_only,
+    };
+    return BLOOMSIMD_OK;
+}
