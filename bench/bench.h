@@ -43,6 +43,9 @@ typedef struct bench_options {
     bool long_output;     /* also list every measurement with min, max and Mkeys/s */
     bool fpr_sweep;       /* measured FPR vs bits/key (also implied by --plot) */
     unsigned paired_rounds; /* --paired N (default 1000): lookup/ceiling round by round at the largest size; 0 = off */
+    double peer_fprs[4];  /* --peer-fpr: targets of the paired comparison with the split-block peer */
+    size_t npeer_fprs;
+    unsigned peer_rounds; /* --peer-rounds N (default 100): rounds per operation; 0 = off */
     const char *csv_path;
     const char *json_path;
     const char *plot_dir;
@@ -151,7 +154,7 @@ typedef struct bench_result {
     double ratio;         /* to the ceiling (0 if n/a) */
     double value;         /* extra metric: FPR, GB/s, speed-up (op-specific, 0 if n/a) */
     double x;             /* sweep abscissa (bits/key in the FPR sweep), else 0 */
-    char note[64];
+    char note[128];
     bench_counters perf;  /* --perf, per key; negative = unavailable */
 } bench_result;
 

@@ -34,6 +34,9 @@ static void usage(FILE *f)
           "  --fpr-sweep        measure FPR vs bits/key (implied by --plot)\n"
           "  --paired N         at the largest size: N rounds (default 1000, 0 = off) of ceiling then\n"
           "                     lookup on the same 65536 keys: the ratio's spread (docs/BENCH.md)\n"
+          "  --peer-fpr LIST    target FPRs of the paired comparison with the split-block peer\n"
+          "                     (default 0.01,0.001; docs/BENCH.md)\n"
+          "  --peer-rounds N    paired rounds per operation and target (default 100, 0 = off)\n"
           "  --perf             hardware counters per key (perf_event_open)\n"
           "  --long             after each size, list every cell: median [min..max], Mkeys/s\n"
           "  --csv FILE         all results as CSV\n"
@@ -100,6 +103,10 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
     o->pin = true;
     o->seed = 1;
     o->paired_rounds = 1000;
+    o->peer_fprs[0] = 0.01;
+    o->peer_fprs[1] = 0.001;
+    o->npeer_fprs = 2;
+    o->peer_rounds = 100;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -173,6 +180,20 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
         } else if (strcmp(a, "--paired") == 0) {
             ok = parse_count(v, &n) && (n == 0 || (n >= 10 && n <= 100000));
             o->paired_rounds = (unsigned)n;
+            used_value = true;
+        } else if (strcmp(a, "--peer-rounds") == 0) {
+            ok = parse_count(v, &n) && (n == 0 || (n >= 10 && n <= 100000));
+            o->peer_rounds = (unsigned)n;
+            used_value = true;
+        } else if (strcmp(a, "--peer-fpr") == 0) {
+            const char *items[4];
+            size_t count = split_list(argv[i + 1], items, 4);
+            o->npeer_fprs = 0;
+            for (size_t j = 0; j < count && ok; j++) {
+                double p;
+                ok = parse_double(items[j], &p) && p >= 1e-10 && p < 1;
+                if (ok) o->peer_fprs[o->npeer_fprs++] = p;
+            }
             used_value = true;
         } else if (strcmp(a, "--clock") == 0) {
             ok = strcmp(v, "cpu") == 0 || strcmp(v, "wall") == 0;

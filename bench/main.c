@@ -99,11 +99,14 @@ int main(int argc, char **argv)
         }
         bool last = o.sizes[s] == largest;
         int best = bench_run_size(&o, &m, kernels, nk, &w, last ? after_largest : NULL);
-        bench_workload_free(&w);
         bench_print_size(&o, &m, o.sizes[s], kernels, nk, best);
+        fflush(stdout);
+        bench_peer_rounds(&o, kernels, nk, &w);
+        bench_workload_free(&w);
         fflush(stdout);
         if (last) largest = 0; /* once, even if listed twice */
     }
+    bench_print_peer_rounds(&o, kernels, nk);
     bench_print_paired(&o);
     bench_print_threads(&o);
     if (o.fpr_sweep) bench_fpr_sweep(&o, kernels[0]);

@@ -45,6 +45,37 @@ uint64_t bench_op_single(void *ctx)
     return hits;
 }
 
+/* The single-key loops are what a user writes: one call per key, nothing
+ * batched; the compiler cannot merge calls into the library. */
+uint64_t bench_op_single_add(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t failures = 0;
+    FOR_CHUNKS(c, pos, count,
+               for (size_t i = 0; i < count; i++) failures += bloomsimd_add_u64(c->filter, c->keys[pos + i]) != BLOOMSIMD_OK);
+    return failures;
+}
+
+uint64_t bench_op_single_bytes(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count,
+               for (size_t i = 0; i < count; i++) hits +=
+               bloomsimd_contains(c->filter, c->bytes->ptrs[pos + i], c->bytes->lens[pos + i]));
+    return hits;
+}
+
+uint64_t bench_op_single_add_bytes(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t failures = 0;
+    FOR_CHUNKS(c, pos, count,
+               for (size_t i = 0; i < count; i++) failures +=
+               bloomsimd_add(c->filter, c->bytes->ptrs[pos + i], c->bytes->lens[pos + i]) != BLOOMSIMD_OK);
+    return failures;
+}
+
 uint64_t bench_op_hash(void *ctx)
 {
     bench_op_ctx *c = ctx;
@@ -106,6 +137,29 @@ uint64_t bench_op_classic_lookup(void *ctx)
     bench_op_ctx *c = ctx;
     uint64_t hits = 0;
     FOR_CHUNKS(c, pos, count, hits += bench_classic_contains(c->classic, c->keys + pos, count));
+    return hits;
+}
+
+uint64_t bench_op_sbbf_insert(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    FOR_CHUNKS(c, pos, count, bench_sbbf_add(c->sbbf, c->keys + pos, count));
+    return 0;
+}
+
+uint64_t bench_op_sbbf_lookup(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count, hits += bench_sbbf_contains(c->sbbf, c->keys + pos, count, c->out));
+    return hits;
+}
+
+uint64_t bench_op_sbbf_single(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count, hits += bench_sbbf_contains_one_by_one(c->sbbf, c->keys + pos, count));
     return hits;
 }
 

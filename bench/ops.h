@@ -13,11 +13,13 @@
 
 #include "bench.h"
 #include "refs.h"
+#include "sbbf.h"
 
 typedef struct bench_op_ctx {
     bloomsimd_filter *filter;
     const bench_classic *classic;
     void *libbloom;
+    const bench_sbbf *sbbf;
     bench_ceiling ceiling;
     const uint64_t *keys;
     size_t nkeys;
@@ -31,6 +33,9 @@ typedef struct bench_op_ctx {
 uint64_t bench_op_insert(void *ctx);        /* bloomsimd_add_batch_u64 */
 uint64_t bench_op_lookup(void *ctx);        /* bloomsimd_contains_batch_u64; hits */
 uint64_t bench_op_single(void *ctx);        /* bloomsimd_contains_u64 per key; hits */
+uint64_t bench_op_single_add(void *ctx);    /* bloomsimd_add_u64 per key; failures */
+uint64_t bench_op_single_bytes(void *ctx);  /* bloomsimd_contains per byte key; hits */
+uint64_t bench_op_single_add_bytes(void *ctx); /* bloomsimd_add per byte key; failures */
 uint64_t bench_op_hash(void *ctx);          /* bloomsimd_hash_batch_u64; xor of hashes */
 uint64_t bench_op_add_bytes(void *ctx);     /* bloomsimd_add_batch on byte keys */
 uint64_t bench_op_lookup_bytes(void *ctx);  /* bloomsimd_contains_batch on byte keys; hits */
@@ -38,6 +43,9 @@ uint64_t bench_op_ceiling(void *ctx);
 uint64_t bench_op_xxh3_lib(void *ctx);      /* libxxhash XXH3_64bits_withSeed per key, seed 0 */
 uint64_t bench_op_classic_insert(void *ctx);
 uint64_t bench_op_classic_lookup(void *ctx);
+uint64_t bench_op_sbbf_insert(void *ctx);
+uint64_t bench_op_sbbf_lookup(void *ctx);
+uint64_t bench_op_sbbf_single(void *ctx);   /* the peer's probe inlined per key, no prefetch; hits */
 uint64_t bench_op_libbloom_insert(void *ctx);
 uint64_t bench_op_libbloom_lookup(void *ctx);
 

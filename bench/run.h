@@ -56,6 +56,11 @@ void bench_print_paired(const bench_options *o);
 /* one line for the verdict, when the paired rounds ran */
 void bench_print_paired_verdict(void);
 
+/* peer_rounds.c: every kernel against the split-block peer at --peer-fpr
+ * targets, paired rounds (run per size, printed once at the end) */
+void bench_peer_rounds(const bench_options *o, const char *const *kernels, size_t nk, const bench_workload *w);
+void bench_print_peer_rounds(const bench_options *o, const char *const *kernels, size_t nk);
+
 /* table.c */
 /* "10^8" for powers of ten from 1000 up, else the plain number */
 void bench_format_keys(char *buf, size_t cap, uint64_t n);

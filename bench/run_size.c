@@ -1,10 +1,11 @@
 /*
- * run_size.c — one filter size: every kernel, the ceiling, the classic
- * filter and libbloom, each operation measured interleaved across them, and
- * the checks that make the numbers trustworthy:
- *   - 100%-present lookups find every key (no false negatives);
+ * run_size.c — one filter size: every kernel, the ceiling, the split-block
+ * peer, the classic filter and libbloom, each operation measured interleaved
+ * across them, and the checks that make the numbers trustworthy:
+ *   - 100%-present lookups find every key (no false negatives), peer included;
  *   - every kernel gives the same counts, hash checksum and filter bytes;
- *   - every repetition returns the same count.
+ *   - every repetition returns the same count;
+ *   - the peer's measured FPR agrees with its model within its noise.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -30,6 +31,9 @@ static const unsigned ceiling_sweep_l2[CEILING_SWEEP_COUNT] = {0, 0, 0, 0, 1, 1,
  * this filter size by default. */
 #define LIBBLOOM_QUERIES (UINT64_C(1) << 18)
 #define LIBBLOOM_MAX_KEYS UINT64_C(10000000)
+/* The peer's FPR check: |measured - model| within this many standard
+ * deviations (sampling and filter-to-filter, bench_sbbf_fpr_sigma). */
+#define PEER_FPR_SIGMAS 5.0
 
 static uint64_t filter_checksum(const bloomsimd_filter *f)
 {
@@ -234,40 +238,79 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
         }
     }
 
+    /* the split-block peer, sized by its own model for the FPR our filter has
+     * at n keys (the model's, so the two are compared at the same FPR) */
+    bench_sbbf peer;
+    bool have_peer = false;
+    const double our_model = bloomsimd_predicted_fpr(impl[0].filter, n);
+    bench_op_ctx peer_ctx = {.batch = o->batch, .out = out, .sbbf = &peer};
+    char peer_note[64] = "";
+    if (o->refs && bench_sbbf_available(NULL)) {
+        uint64_t nb = bench_sbbf_blocks_for(n, our_model);
+        have_peer = nb && bench_sbbf_init(&peer, nb);
+        if (have_peer) {
+            bench_progress(o, "%llu keys: filling the split-block peer (%.2f bits/key)", (unsigned long long)n,
+                           bench_sbbf_bits_per_key(&peer, n));
+            set_keys(&peer_ctx, w->inserted, (size_t)n, (size_t)n);
+            double t0 = bench_clock_ns(o);
+            bench_op_sbbf_insert(&peer_ctx);
+            double t1 = bench_clock_ns(o);
+            bench_stats s = {(t1 - t0) / (double)n, (t1 - t0) / (double)n, (t1 - t0) / (double)n, 1};
+            bench_result_add("reference", "sbbf", "fill", n, 1, s);
+            snprintf(peer_note, sizeof peer_note, "k=8, %.2f bits/key, AVX2, model FPR %.4f%%",
+                     bench_sbbf_bits_per_key(&peer, n), 100 * bench_sbbf_fpr(n, peer.nblocks));
+        }
+    }
+
     /* ---- the operations, interleaved across implementations ---- */
+    /* single-key loops run on a quarter of the queries (they wait for every
+     * miss); byte-key single calls on the 16-byte keys add16 inserted */
+    const size_t qs = q / 4 ? q / 4 : 1, qbs = qb < qs ? qb : qs;
     struct {
         const char *op;
         bench_fn fn;
         const uint64_t *keys;
         size_t nkeys;
-        bench_fn classic_fn;
-        bench_fn libbloom_fn;
+        size_t total;
+        bench_fn classic_fn, libbloom_fn, sbbf_fn;
         bool ceiling;
-        bool bytes;
         const bench_byte_keys *bk;
     } ops[] = {
-        {"lookup0", bench_op_lookup, w->absent, q, bench_op_classic_lookup, bench_op_libbloom_lookup, true, false, NULL},
-        {"insert", bench_op_insert, w->inserted, (size_t)n, bench_op_classic_insert, bench_op_libbloom_insert, false,
-         false, NULL},
-        {"lookup50", bench_op_lookup, w->half, q, bench_op_classic_lookup, bench_op_libbloom_lookup, false, false, NULL},
-        {"lookup100", bench_op_lookup, w->present, q, bench_op_classic_lookup, bench_op_libbloom_lookup, false, false,
-         NULL},
+        {.op = "lookup0", .fn = bench_op_lookup, .keys = w->absent, .nkeys = q, .total = q,
+         .classic_fn = bench_op_classic_lookup, .libbloom_fn = bench_op_libbloom_lookup,
+         .sbbf_fn = bench_op_sbbf_lookup, .ceiling = true},
+        {.op = "insert", .fn = bench_op_insert, .keys = w->inserted, .nkeys = (size_t)n, .total = q,
+         .classic_fn = bench_op_classic_insert, .libbloom_fn = bench_op_libbloom_insert,
+         .sbbf_fn = bench_op_sbbf_insert},
+        {.op = "lookup50", .fn = bench_op_lookup, .keys = w->half, .nkeys = q, .total = q,
+         .classic_fn = bench_op_classic_lookup, .libbloom_fn = bench_op_libbloom_lookup,
+         .sbbf_fn = bench_op_sbbf_lookup},
+        {.op = "lookup100", .fn = bench_op_lookup, .keys = w->present, .nkeys = q, .total = q,
+         .classic_fn = bench_op_classic_lookup, .libbloom_fn = bench_op_libbloom_lookup,
+         .sbbf_fn = bench_op_sbbf_lookup},
         /* hashing reads the size's n inserted keys (cycled), so its input is as
          * cache-resident as the filter: on the 8 MiB query stream the AVX-512
          * hash ran at the memory's speed (0.7-1.0 ns/key, 0.28 on resident keys) */
-        {"hash", bench_op_hash, w->inserted, (size_t)n, NULL, NULL, false, false, NULL},
-        {"add16", bench_op_add_bytes, NULL, qb, NULL, NULL, false, true, &b16},
-        {"lookup16", bench_op_lookup_bytes, NULL, qb, NULL, NULL, false, true, &b16},
-        {"add64", bench_op_add_bytes, NULL, qb, NULL, NULL, false, true, &b64},
-        {"lookup64", bench_op_lookup_bytes, NULL, qb, NULL, NULL, false, true, &b64},
+        {.op = "hash", .fn = bench_op_hash, .keys = w->inserted, .nkeys = (size_t)n, .total = q},
+        {.op = "add16", .fn = bench_op_add_bytes, .nkeys = qb, .total = qb, .bk = &b16},
+        {.op = "lookup16", .fn = bench_op_lookup_bytes, .nkeys = qb, .total = qb, .bk = &b16},
+        {.op = "add64", .fn = bench_op_add_bytes, .nkeys = qb, .total = qb, .bk = &b64},
+        {.op = "lookup64", .fn = bench_op_lookup_bytes, .nkeys = qb, .total = qb, .bk = &b64},
+        /* issue 9: single-key calls as users make them, each compared below
+         * with the batched call on the same kind of keys */
+        {.op = "single0", .fn = bench_op_single, .keys = w->absent, .nkeys = qs, .total = qs,
+         .sbbf_fn = bench_op_sbbf_single},
+        {.op = "single-add", .fn = bench_op_single_add, .keys = w->inserted, .nkeys = (size_t)n, .total = qs},
+        {.op = "single16", .fn = bench_op_single_bytes, .nkeys = qbs, .total = qbs, .bk = &b16},
+        {.op = "single-add16", .fn = bench_op_single_add_bytes, .nkeys = qbs, .total = qbs, .bk = &b16},
     };
     double ceiling_ns = 0;
     for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
-        bench_job jobs[BENCH_MAX_KERNELS + 3];
-        bench_op_ctx ctx[BENCH_MAX_KERNELS + 3];
-        bench_measurement res[BENCH_MAX_KERNELS + 3];
+        bench_job jobs[BENCH_MAX_KERNELS + 4];
+        bench_op_ctx ctx[BENCH_MAX_KERNELS + 4];
+        bench_measurement res[BENCH_MAX_KERNELS + 4];
         size_t nj = 0;
-        size_t total = ops[oi].bytes ? qb : q;
+        const size_t total = ops[oi].total;
         for (size_t i = 0; i < live; i++) {
             ctx[nj] = impl[i].ctx;
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
@@ -275,7 +318,13 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             jobs[nj] = (bench_job){ops[oi].fn, &ctx[nj], (double)total, false, NULL};
             nj++;
         }
-        int classic_job = -1, ceiling_job = -1, libbloom_job = -1, xxh3_job = -1;
+        int classic_job = -1, ceiling_job = -1, libbloom_job = -1, xxh3_job = -1, peer_job = -1;
+        if (have_peer && ops[oi].sbbf_fn) {
+            ctx[nj] = peer_ctx;
+            set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
+            jobs[nj] = (bench_job){ops[oi].sbbf_fn, &ctx[nj], (double)total, false, NULL};
+            peer_job = (int)nj++;
+        }
         if (o->refs && strcmp(ops[oi].op, "hash") == 0) {
             ctx[nj] = impl[0].ctx; /* its hashes buffer */
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
@@ -316,10 +365,10 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
                              cl->to_l2 == 2 ? "L2+L1" : cl->to_l2 == 1 ? "L2" : "L1");
             }
         }
-        bool vs_ceiling = strncmp(ops[oi].op, "lookup", 6) == 0 || strcmp(ops[oi].op, "insert") == 0;
+        bool vs_ceiling =
+            !ops[oi].bk && (strncmp(ops[oi].op, "lookup", 6) == 0 || strcmp(ops[oi].op, "insert") == 0);
         for (size_t i = 0; i < live; i++) {
-            bench_result *r = record("kernel", impl[i].name, ops[oi].op, n, &res[i],
-                                     vs_ceiling && !ops[oi].bytes ? ceiling_ns : 0);
+            bench_result *r = record("kernel", impl[i].name, ops[oi].op, n, &res[i], vs_ceiling ? ceiling_ns : 0);
             /* identical answers across kernels, and no false negatives */
             if (res[i].count != res[0].count)
                 bench_check_failed("%s %s at %llu keys: count %llu, %s gave %llu", impl[i].name, ops[oi].op,
@@ -335,6 +384,14 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             if (strcmp(ops[oi].op, "lookup100") == 0 && res[classic_job].count != q)
                 bench_check_failed("classic: %llu of %zu present keys found", (unsigned long long)res[classic_job].count,
                                    q);
+        }
+        if (peer_job >= 0) {
+            bench_result *r = record("reference", "sbbf", ops[oi].op, n, &res[peer_job], vs_ceiling ? ceiling_ns : 0);
+            if (r) snprintf(r->note, sizeof r->note, "%s", peer_note);
+            if (r && strcmp(ops[oi].op, "lookup0") == 0) r->value = (double)res[peer_job].count / (double)q;
+            if (strcmp(ops[oi].op, "lookup100") == 0 && res[peer_job].count != q)
+                bench_check_failed("split-block peer: %llu of %zu present keys found",
+                                   (unsigned long long)res[peer_job].count, q);
         }
         if (xxh3_job >= 0) {
             bench_result *r = record("reference", "libxxhash", "hash", n, &res[xxh3_job], 0);
@@ -353,11 +410,15 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
         if (strcmp(ops[oi].op, "lookup100") == 0 && res[0].count != q)
             bench_check_failed("false negatives at %llu keys: %llu of %zu present keys found", (unsigned long long)n,
                                (unsigned long long)res[0].count, q);
-        if ((strcmp(ops[oi].op, "lookup16") == 0 || strcmp(ops[oi].op, "lookup64") == 0) && res[0].count != qb)
-            bench_check_failed("byte keys at %llu keys: %llu of %zu inserted keys found", (unsigned long long)n,
-                               (unsigned long long)res[0].count, qb);
-        if ((strcmp(ops[oi].op, "insert") == 0 || strncmp(ops[oi].op, "add", 3) == 0) && res[0].count != 0)
-            bench_check_failed("%s at %llu keys: %llu batch calls failed", ops[oi].op, (unsigned long long)n,
+        if ((strcmp(ops[oi].op, "lookup16") == 0 || strcmp(ops[oi].op, "lookup64") == 0 ||
+             strcmp(ops[oi].op, "single16") == 0) &&
+            res[0].count != total)
+            bench_check_failed("byte keys (%s) at %llu keys: %llu of %zu inserted keys found", ops[oi].op,
+                               (unsigned long long)n, (unsigned long long)res[0].count, total);
+        if ((strcmp(ops[oi].op, "insert") == 0 || strncmp(ops[oi].op, "add", 3) == 0 ||
+             strncmp(ops[oi].op, "single-add", 10) == 0) &&
+            res[0].count != 0)
+            bench_check_failed("%s at %llu keys: %llu calls failed", ops[oi].op, (unsigned long long)n,
                                (unsigned long long)res[0].count);
         /* re-inserting present keys must not change a bit, with any kernel */
         if (strcmp(ops[oi].op, "insert") == 0)
@@ -380,16 +441,25 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
         free(all);
     }
 
-    /* single-key lookups take the same path whatever the kernel: measure
-     * once, on a quarter of the queries (they wait for every miss) */
+    /* single-key calls: x the same kernel's batched time on the same kind of keys */
     {
-        bench_op_ctx c = impl[0].ctx;
-        size_t qs = q / 4 ? q / 4 : 1;
-        set_keys(&c, w->absent, qs, qs);
-        bench_progress(o, "%llu keys: single-key lookups", (unsigned long long)n);
-        bench_measurement r = bench_measure(o, bench_op_single, &c, (double)qs);
-        bench_result *rr = record("kernel", "any", "single", n, &r, ceiling_ns);
-        if (rr) snprintf(rr->note, sizeof rr->note, "bloomsimd_contains_u64, one key per call");
+        static const char *const pairs[][2] = {
+            {"single0", "lookup0"}, {"single-add", "insert"}, {"single16", "lookup16"}, {"single-add16", "add16"}};
+        for (size_t i = 0; i < live; i++)
+            for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+                bench_result *one = bench_result_find("kernel", impl[i].name, pairs[p][0], n, 1);
+                bench_result *batch = bench_result_find("kernel", impl[i].name, pairs[p][1], n, 1);
+                if (one && batch && batch->ns.median > 0) {
+                    one->value = one->ns.median / batch->ns.median;
+                    snprintf(one->note, sizeof one->note, "one call per key; value = x batched %s", pairs[p][1]);
+                }
+            }
+        bench_result *one = bench_result_find("reference", "sbbf", "single0", n, 1);
+        bench_result *batch = bench_result_find("reference", "sbbf", "lookup0", n, 1);
+        if (one && batch && batch->ns.median > 0) {
+            one->value = one->ns.median / batch->ns.median;
+            snprintf(one->note, sizeof one->note, "probe inlined per key, no prefetch; value = x batched");
+        }
     }
 
     /* ---- FPR of this size ---- */
@@ -413,6 +483,25 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             r = bench_result_add("fpr", "classic", "formula", n, 1, none);
             if (r) r->value = bench_classic_formula((double)classic.nbits / (double)n, classic.k);
         }
+    }
+
+    if (have_peer) {
+        bench_stats none = {0, 0, 0, 0};
+        bench_result *lk = bench_result_find("reference", "sbbf", "lookup0", n, 1);
+        double model = bench_sbbf_fpr(n, peer.nblocks), sigma = bench_sbbf_fpr_sigma(n, peer.nblocks, q);
+        bench_result *r = bench_result_add("fpr", "sbbf", "measured", n, 1, none);
+        if (r && lk) {
+            r->value = lk->value;
+            r->x = bench_sbbf_bits_per_key(&peer, n);
+            snprintf(r->note, sizeof r->note, "bits/key=%.3f target=%.6g model=%.6g sigma=%.3g", r->x, our_model,
+                     model, sigma);
+            if (fabs(lk->value - model) > PEER_FPR_SIGMAS * sigma)
+                bench_check_failed("split-block peer at %llu keys: measured FPR %.5f%%, model %.5f%% "
+                                   "(more than %.0f sigma = %.5f%% apart)",
+                                   (unsigned long long)n, 100 * lk->value, 100 * model, PEER_FPR_SIGMAS, 100 * sigma);
+        }
+        bench_sbbf_free(&peer);
+        have_peer = false;
     }
 
     if (lb) {

@@ -78,6 +78,59 @@ void bench_print_header(const bench_options *o, const bench_machine *m, const ch
            "prefetched 64-byte read per key; 'x ceil' = ns/key / ceiling's batched negative lookup.\n");
 }
 
+/* kernel / peer, ratio of this size's medians, for insert and look0% */
+static void print_vs_peer(uint64_t n, const char *const *kernels, size_t nk)
+{
+    bench_result *pl = bench_result_find("reference", "sbbf", "lookup0", n, 1);
+    bench_result *pi = bench_result_find("reference", "sbbf", "insert", n, 1);
+    bench_result *pf = bench_result_find("fpr", "sbbf", "measured", n, 1);
+    bench_result *of = bench_result_find("fpr", "bloomsimd", "measured", n, 1);
+    if (!pl || !pi) return;
+    double our_bpk = 0;
+    if (of) sscanf(of->note, "bits/key=%lf", &our_bpk);
+    printf("vs sbbf peer (AVX2, sized for the same FPR: %.2f bits/key vs our %.2f), kernel time / peer time\n"
+           "(medians above; below 1.00x the kernel is faster):\n",
+           pf ? pf->x : 0, our_bpk);
+    const char *ops[2] = {"insert", "lookup0"};
+    const bench_result *peer[2] = {pi, pl};
+    for (int o = 0; o < 2; o++) {
+        printf("  %-8s", o ? "look0%" : "insert");
+        for (size_t i = 0; i < nk; i++) {
+            bench_result *r = bench_result_find("kernel", kernels[i], ops[o], n, 1);
+            if (r) printf("  %s %.2fx", kernels[i], r->ns.median / peer[o]->ns.median);
+        }
+        printf("\n");
+    }
+}
+
+/* single-key calls per kernel, with x the batched call on the same keys */
+static void print_single(uint64_t n, const char *const *kernels, size_t nk)
+{
+    static const char *const ops[] = {"single0", "single-add", "single16", "single-add16"};
+    bool any = false;
+    for (size_t i = 0; i < nk && !any; i++) any = bench_result_find("kernel", kernels[i], "single0", n, 1) != NULL;
+    if (!any) return;
+    printf("single-key calls, one per key in a loop (ns/key; x = / the same kernel's batched call on the same keys):\n");
+    printf("  %-14s %17s %17s %17s %17s\n", "", "contains_u64 0%", "add_u64", "contains 16B", "add 16B");
+    for (size_t i = 0; i < nk + 1; i++) {
+        const char *section = i < nk ? "kernel" : "reference";
+        const char *impl = i < nk ? kernels[i] : "sbbf";
+        if (!bench_result_find(section, impl, "single0", n, 1)) continue;
+        printf("  %-14s", i < nk ? impl : "sbbf peer");
+        for (size_t j = 0; j < sizeof ops / sizeof ops[0]; j++) {
+            bench_result *r = bench_result_find(section, impl, ops[j], n, 1);
+            char c[16], cell[40];
+            fmt_ns(c, sizeof c, r);
+            if (r && r->value > 0)
+                snprintf(cell, sizeof cell, "%s (%.1fx)", c, r->value);
+            else
+                snprintf(cell, sizeof cell, "%s", r ? c : "-");
+            printf(" %17s", cell);
+        }
+        printf("\n");
+    }
+}
+
 void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n, const char *const *kernels,
                       size_t nk, int best)
 {
@@ -114,9 +167,10 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
         printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8.0f %7s %7s   %s\n", label, "-", c, "-", "-", "-", "-",
                "-", "-", "-", 1e3 / ceil->ns.median, "-", "1.00x", ceil->note);
     }
-    for (size_t i = 0; i < nk + 2; i++) {
+    static const char *const refs[] = {"sbbf", "classic", "libbloom"};
+    for (size_t i = 0; i < nk + 3; i++) {
         const char *section = i < nk ? "kernel" : "reference";
-        const char *impl = i < nk ? kernels[i] : (i == nk ? "classic" : "libbloom");
+        const char *impl = i < nk ? kernels[i] : refs[i - nk];
         bench_result *look = bench_result_find(section, impl, "lookup0", n, 1);
         if (!look) continue;
         char cells[NOPS][16], label[40], ri[16], rl[16];
@@ -126,6 +180,8 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
         if (i < nk)
             snprintf(label, sizeof label, "%s%s%s", impl, bloomsimd_kernel_emulated(impl) ? " (emu)" : "",
                      (int)i == best ? " *" : "");
+        else if (strcmp(impl, "sbbf") == 0)
+            snprintf(label, sizeof label, "sbbf peer k=8");
         else {
             unsigned rk = 0;
             sscanf(look->note, "k=%u", &rk);
@@ -140,12 +196,8 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
         fmt_ns(c, sizeof c, xxh);
         printf("%-14s %7s %7s %7s %7s %7s\n", "libxxhash", "-", "-", "-", "-", c);
     }
-    bench_result *single = bench_result_find("kernel", "any", "single", n, 1);
-    if (single) {
-        char s[16];
-        fmt_ns(s, sizeof s, single);
-        printf("single-key lookups (bloomsimd_contains_u64, one call per key, any kernel): %s ns/key\n", s);
-    }
+    print_vs_peer(n, kernels, nk);
+    print_single(n, kernels, nk);
     if (best >= 0) printf("* fastest batched negative lookup at this size: %s\n", kernels[best]);
     if (!o->long_output) return;
     printf("%-10s %-10s %-10s %9s %9s %9s %9s %6s\n", "section", "impl", "op", "median", "min", "max", "Mkeys/s",
