@@ -114,6 +114,27 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *   kernel    "scalar", "sse42", "avx2", "avx512", "neon", or NULL for the best
  *             this CPU runs (or the BLOOMSIMD_KERNEL environment variable).
  *   flags     a combination of BLOOMSIMD_CONCURRENT and BLOOMSIMD_NO_HUGEPAGES.
+ *
+ * Layered filters (one handle; every call below works on them):
+ *   growth      scalable filter (docs/SCALABLE.md). 0 = fixed size; >= 2 =
+ *               when the newest layer has received as many keys as it was
+ *               sized for, a new layer `growth` times its capacity is added.
+ *               Keys are counted by the insert-and-report-new calls (only new
+ *               keys); the plain add* calls cannot know, so they count every
+ *               key. Requires capacity; bits must be 0 (each layer is sized
+ *               from its capacity and FPR); an explicit k applies to every
+ *               layer. 1 is INVALID_ARGUMENT.
+ *   tightening  r: layer i is sized for FPR fpr * (1 - r) * r^i, so the FPR of
+ *               the whole chain stays <= fpr however many layers it grows
+ *               (union bound). 0 means 0.5; otherwise in (0, 1), and only
+ *               with growth (INVALID_ARGUMENT without).
+ *   generations sliding window (docs/WINDOWS.md). 0 or 1 = not a window;
+ *               2..BLOOMSIMD_MAX_GENERATIONS generations, each sized for
+ *               `capacity` keys at `fpr` (or `bits`), so the window's FPR is
+ *               1 - (1 - fpr)^generations <= generations * fpr. Inserts go to
+ *               the current generation, lookups see all of them, and
+ *               bloomsimd_rotate drops the oldest. Not with growth
+ *               (INVALID_ARGUMENT).
  */
 typedef struct bloomsimd_options {
     uint64_t capacity;
@@ -123,7 +144,14 @@ typedef struct bloomsimd_options {
     uint64_t seed;
     const char *kernel;
     uint32_t flags;
+    uint32_t growth;
+    double tightening;
+    uint32_t generations;
 } bloomsimd_options;
+
+#define BLOOMSIMD_DEFAULT_TIGHTENING 0.5 /* used when options.tightening is 0 */
+#define BLOOMSIMD_MAX_LAYERS 64u         /* layers of a scalable filter */
+#define BLOOMSIMD_MAX_GENERATIONS 64u    /* generations of a window */
 
 /*
  * Creates an empty filter sized for `capacity` keys at false-positive rate
@@ -144,6 +172,12 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_create(bloomsimd_filter **out, uint64_t
  * Returns what bloomsimd_create returns, plus:
  *   BLOOMSIMD_ERR_INVALID_ARGUMENT  options is NULL, k > BLOOMSIMD_MAX_K,
  *                                   unknown flags, or neither capacity nor bits;
+ *                                   growth 1, growth with bits or without
+ *                                   capacity, tightening NaN or outside [0, 1)
+ *                                   or without growth, fpr * (1 - tightening)
+ *                                   below BLOOMSIMD_MIN_FPR, generations above
+ *                                   BLOOMSIMD_MAX_GENERATIONS, growth together
+ *                                   with generations;
  *   BLOOMSIMD_ERR_KERNEL_UNAVAILABLE options->kernel is unknown or not runnable here.
  */
 BLOOMSIMD_API bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_options *options);
@@ -194,6 +228,87 @@ BLOOMSIMD_API size_t bloomsimd_contains_batch(const bloomsimd_filter *filter, co
                                               const size_t *lens, size_t n, uint8_t *out);
 
 /* ======================================================================== */
+/* Insert and report new (deduplication)                                    */
+/* ======================================================================== */
+
+/*
+ * In key order, each key is tested and then inserted: out[i] = 1 if keys[i]
+ * was not (probably) present before, else 0, so a key repeated within the
+ * batch is new only the first time. One pass, at batch-insert speed. out may
+ * be NULL; *new_count (may be NULL) gets the number of new keys.
+ * With BLOOMSIMD_CONCURRENT, of several threads inserting the same new key at
+ * least one reports it new (docs/CONCURRENCY.md).
+ * Scalable filters: new = absent from every layer; new keys go to the newest
+ * layer, which grows the filter when it is full. Windows: new = absent from
+ * every live generation; the key is inserted into the current generation
+ * either way (a repeat refreshes it in the window).
+ * Returns BLOOMSIMD_OK; BLOOMSIMD_ERR_INVALID_ARGUMENT (filter NULL, keys NULL
+ * with n > 0; for byte keys a NULL keys[i] with lens[i] > 0, before anything
+ * is inserted); BLOOMSIMD_ERR_READ_ONLY; or, for a scalable filter whose grow
+ * failed, BLOOMSIMD_ERR_NO_MEMORY / BLOOMSIMD_ERR_TOO_LARGE (no layer of the
+ * next size fits the layout or BLOOMSIMD_MIN_FPR): the keys before the one
+ * that needed the new layer are inserted and reported in out and *new_count,
+ * the rest are not inserted (out[i] = 0), and the filter stays usable.
+ */
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_new_batch_u64(bloomsimd_filter *filter, const uint64_t *keys, size_t n,
+                                                           uint8_t *out, size_t *new_count);
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_new_batch(bloomsimd_filter *filter, const void *const *keys,
+                                                       const size_t *lens, size_t n, uint8_t *out,
+                                                       size_t *new_count);
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_new_hashes(bloomsimd_filter *filter, const uint64_t *hashes, size_t n,
+                                                        uint8_t *out, size_t *new_count);
+/* One key: *was_new (may be NULL) as above. Same statuses. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_new_u64(bloomsimd_filter *filter, uint64_t key, bool *was_new);
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_new(bloomsimd_filter *filter, const void *key, size_t len,
+                                                 bool *was_new);
+
+/* ======================================================================== */
+/* Selection vectors and bitmaps (join filters)                             */
+/* ======================================================================== */
+
+/*
+ * Writes the indices (0-based, ascending) of the keys that may be present to
+ * indices[0 .. return value); indices must have room for n entries. n must be
+ * <= UINT32_MAX (else nothing is written and 0 is returned). 0 for a NULL
+ * filter, keys or indices. Byte keys: a NULL keys[i] with lens[i] > 0 is
+ * absent.
+ */
+BLOOMSIMD_API size_t bloomsimd_select_batch_u64(const bloomsimd_filter *filter, const uint64_t *keys, size_t n,
+                                                uint32_t *indices);
+BLOOMSIMD_API size_t bloomsimd_select_hashes(const bloomsimd_filter *filter, const uint64_t *hashes, size_t n,
+                                             uint32_t *indices);
+BLOOMSIMD_API size_t bloomsimd_select_batch(const bloomsimd_filter *filter, const void *const *keys,
+                                            const size_t *lens, size_t n, uint32_t *indices);
+/*
+ * bitmap[(n + 7) / 8]: bit i % 8 of byte i / 8 (LSB first) is 1 if key i may
+ * be present; the bits past n in the last byte are 0. Returns the number of
+ * set bits; 0 (bitmap untouched) for a NULL filter, keys or bitmap.
+ */
+BLOOMSIMD_API size_t bloomsimd_contains_bitmap_u64(const bloomsimd_filter *filter, const uint64_t *keys, size_t n,
+                                                   uint8_t *bitmap);
+BLOOMSIMD_API size_t bloomsimd_contains_bitmap_hashes(const bloomsimd_filter *filter, const uint64_t *hashes,
+                                                      size_t n, uint8_t *bitmap);
+BLOOMSIMD_API size_t bloomsimd_contains_bitmap(const bloomsimd_filter *filter, const void *const *keys,
+                                               const size_t *lens, size_t n, uint8_t *bitmap);
+
+/* ======================================================================== */
+/* Sliding windows                                                          */
+/* ======================================================================== */
+
+/*
+ * Drops the oldest generation and starts a new, empty current one, so a key
+ * stays in the window for `generations` rotations after the one it was
+ * inserted in (docs/WINDOWS.md). Returns BLOOMSIMD_OK;
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT if filter is NULL or not a window;
+ * BLOOMSIMD_ERR_READ_ONLY for a read-only mapping. With BLOOMSIMD_CONCURRENT
+ * it may run while other threads insert and look up: no insert is lost and a
+ * key of a live generation is never missed (docs/CONCURRENCY.md says exactly
+ * what they observe); concurrent rotates are serialised internally. Without
+ * the flag no other thread may use the filter meanwhile.
+ */
+BLOOMSIMD_API bloomsimd_status bloomsimd_rotate(bloomsimd_filter *filter);
+
+/* ======================================================================== */
 /* Hashes: hash once, probe many filters with the same seed                 */
 /* ======================================================================== */
 
@@ -227,6 +342,9 @@ typedef struct bloomsimd_view {
     bool concurrent;        /* BLOOMSIMD_CONCURRENT: writers must use 64-bit atomic ORs, readers
                                64-bit atomic loads, on 8-byte-aligned words (docs/CONCURRENCY.md) */
     bool read_only;         /* a read-only mapping: never write through blocks (SIGSEGV) */
+    uint64_t *items;        /* the counter add_new* increments (bloomsimd_info.items): a binding that
+                               inserts-and-reports-new through the view adds its new keys here, with a
+                               64-bit relaxed atomic add when concurrent, plainly otherwise */
 } bloomsimd_view;
 
 /* Fills *view. The pointers stay valid until bloomsimd_destroy; the thread
@@ -239,6 +357,9 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *filter
 /* Introspection                                                            */
 /* ======================================================================== */
 
+/* For layered filters (scalable, window) bits, blocks and memory_bytes are
+ * totals over all layers, capacity is the first layer's (a window: each
+ * generation's), fpr the target of the whole filter, and k the first layer's. */
 typedef struct bloomsimd_info {
     uint64_t capacity;     /* as requested (0 if only bits were given) */
     double fpr;            /* target FPR: requested, or the model's FPR at capacity */
@@ -246,16 +367,33 @@ typedef struct bloomsimd_info {
     uint64_t blocks;
     uint32_t k;
     uint64_t seed;
-    uint64_t memory_bytes; /* bytes of the bit array */
+    uint64_t memory_bytes; /* bytes of the bit array(s) */
     const char *kernel;    /* name of the kernel this filter runs */
     uint32_t flags;
+    uint32_t growth;       /* options.growth (0 = fixed size) */
+    double tightening;     /* as used (0.5 by default) for scalable filters, else 0 */
+    uint32_t layers;       /* 1 for plain filters; layers of a scalable filter; generations of a window */
+    uint64_t items;        /* keys counted new by add_new* (plus every key of add* on scalable and window
+                              filters); a window: summed over its live generations, so a key refreshed
+                              in a later generation counts once per generation */
+    /* Windows only (0 otherwise): */
+    uint32_t generations;
+    uint64_t rotations;          /* bloomsimd_rotate calls over the filter's life (kept by save/load) */
+    uint64_t current_items;      /* keys new to the current generation */
+    int64_t current_started_ns;  /* CLOCK_REALTIME, ns since the epoch, when the current generation started */
+    int64_t oldest_started_ns;   /* ... when the oldest live generation started (creation, until it rotates out) */
 } bloomsimd_info;
 
-/* Fills *info. No-op if either pointer is NULL. */
+/* Fills *info. No-op if either pointer is NULL. With BLOOMSIMD_CONCURRENT the
+ * counters may be read mid-insert or mid-rotate (each is some value it had). */
 BLOOMSIMD_API void bloomsimd_get_info(const bloomsimd_filter *filter, bloomsimd_info *info);
 
 /* The layout's exact FPR model for this geometry after `items` distinct keys
- * (see README "FPR model"). NaN for a NULL filter. */
+ * (see README "FPR model"). Scalable filters: the chain after `items` new
+ * keys filled its layers in order (layers not yet grown are modelled as they
+ * would be sized); windows: every generation holding `items` keys
+ * (docs/SCALABLE.md, docs/WINDOWS.md). NaN for a NULL filter, or if a needed
+ * layer cannot be sized. */
 BLOOMSIMD_API double bloomsimd_predicted_fpr(const bloomsimd_filter *filter, uint64_t items);
 
 /* ======================================================================== */

@@ -31,6 +31,9 @@ bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_o
     if (out) *out = NULL;
     if (!out || !o) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
 
+    /* Layered filters (scalable, window) arrive with the next stages of issue 10. */
+    if (o->growth != 0 || o->tightening != 0.0 || o->generations > 1) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+
     bloomsimd_geometry_choice choice;
     double target_fpr;
     bloomsimd_status st = bloomsimd_choose_geometry(o, &choice, &target_fpr);
@@ -81,6 +84,9 @@ void bloomsimd_clear(bloomsimd_filter *f)
 void bloomsimd_get_info(const bloomsimd_filter *f, bloomsimd_info *info)
 {
     if (!f || !info) return;
+    memset(info, 0, sizeof *info);
+    info->layers = 1;
+    info->items = bloomsimd_items_get(f);
     info->capacity = f->capacity;
     info->fpr = f->fpr;
     info->blocks = f->geometry.nblocks;

@@ -16,9 +16,25 @@
 typedef enum bloomsimd_storage {
     BLOOMSIMD_STORAGE_HEAP,     /* posix_memalign */
     BLOOMSIMD_STORAGE_ANON_MAP, /* anonymous mmap (large filters, huge pages) */
-    BLOOMSIMD_STORAGE_FILE_MAP  /* mapping of a saved filter file */
+    BLOOMSIMD_STORAGE_FILE_MAP, /* mapping of a saved filter file */
+    BLOOMSIMD_STORAGE_BORROWED  /* a layer inside its parent's file mapping: nothing to release */
 } bloomsimd_storage;
 
+/* What a handle is; the values are the file format's filter_kind (docs/FORMAT.md). */
+typedef enum bloomsimd_kind {
+    BLOOMSIMD_KIND_PLAIN = 0,
+    BLOOMSIMD_KIND_SCALABLE = 1,
+    BLOOMSIMD_KIND_WINDOW = 2
+} bloomsimd_kind;
+
+typedef struct bloomsimd_layers bloomsimd_layers; /* layers/layers.h */
+
+/*
+ * A plain filter, or the handle of a layered one. A layered handle has
+ * `layers` set and no bit array of its own (geometry.words NULL, nblocks 0);
+ * its layers are plain filter objects (layers == NULL) that share its seed,
+ * kernel and flags. Every public entry point tests `layers` first.
+ */
 struct bloomsimd_filter {
     bloomsimd_geometry geometry;
     const bloomsimd_kernel *kernel;
@@ -31,6 +47,9 @@ struct bloomsimd_filter {
     void *mapping;        /* what to free / munmap */
     size_t mapping_bytes; /* length of the mapping (FILE_MAP, ANON_MAP) */
     int fd;               /* FILE_MAP: the open file, else -1 */
+    uint64_t items;       /* keys counted in (bloomsimd_items_add); atomic when concurrent */
+    int64_t started_ns;   /* a window generation: CLOCK_REALTIME when it became current */
+    bloomsimd_layers *layers; /* NULL: a plain filter (or a layer) */
 };
 
 /* ---- layout tables (tables/select_tables.c, generated) ---- */
@@ -73,5 +92,42 @@ static inline size_t bloomsimd_filter_bytes(const bloomsimd_filter *f)
 {
     return (size_t)f->geometry.nblocks * 64u;
 }
+
+/* The items counter: relaxed atomics on concurrent filters (several writers
+ * add to it), plain arithmetic otherwise (one writer, no readers meanwhile). */
+static inline void bloomsimd_items_add(bloomsimd_filter *f, uint64_t n)
+{
+    if (f->geometry.concurrent)
+        __atomic_fetch_add(&f->items, n, __ATOMIC_RELAXED);
+    else
+        f->items += n;
+}
+
+static inline uint64_t bloomsimd_items_get(const bloomsimd_filter *f)
+{
+    return f->geometry.concurrent ? __atomic_load_n(&f->items, __ATOMIC_RELAXED) : f->items;
+}
+
+/* ---- any kind of filter (ops.c, add_new.c, select.c) ---- */
+/* Byte keys are hashed this many at a time: enough for the kernel to keep
+ * many cache lines in flight, small enough for the stack. A multiple of 8,
+ * so chunks of a bitmap start on byte boundaries. */
+#define BLOOMSIMD_BYTE_KEY_CHUNK 256u
+
+/* NULL filter: INVALID_ARGUMENT; read-only: READ_ONLY; else OK. */
+bloomsimd_status bloomsimd_check_writable(const bloomsimd_filter *f);
+/* True if some keys[i] is NULL with lens[i] > 0 (a byte-key batch's bad key). */
+bool bloomsimd_any_bad_key(const void *const *keys, const size_t *lens, size_t n);
+
+/* Lookup of n pre-computed hashes in `form` (kernel.h), on a plain or a
+ * layered filter. Returns the hit count. */
+size_t bloomsimd_lookup_hashes(const bloomsimd_filter *f, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
+                               void *out);
+/* The same for 64-bit keys (plain filters: the kernel's fused path). */
+size_t bloomsimd_lookup_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                            void *out);
+/* The same for byte keys; a NULL keys[i] with lens[i] > 0 is absent. */
+size_t bloomsimd_lookup_bytes(const bloomsimd_filter *f, const void *const *keys, const size_t *lens, size_t n,
+                              bloomsimd_hit_form form, void *out);
 
 #endif

@@ -51,6 +51,7 @@ void bloomsimd_free_bits(bloomsimd_filter *f)
     case BLOOMSIMD_STORAGE_FILE_MAP:
         if (f->mapping) munmap(f->mapping, f->mapping_bytes);
         break;
+    case BLOOMSIMD_STORAGE_BORROWED: break; /* the parent's mapping */
     }
     f->mapping = NULL;
     f->geometry.words = NULL;

@@ -9,15 +9,18 @@
 #include "../kernels/layout.h"
 #include "internal.h"
 
-/* Byte keys are hashed this many at a time: enough for the kernel to keep
- * many cache lines in flight, small enough for the stack. */
-#define BYTE_KEY_CHUNK 256u
-
-static bloomsimd_status check_writable(const bloomsimd_filter *f)
+bloomsimd_status bloomsimd_check_writable(const bloomsimd_filter *f)
 {
     if (!f) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     if (f->read_only) return BLOOMSIMD_ERR_READ_ONLY;
     return BLOOMSIMD_OK;
+}
+
+bool bloomsimd_any_bad_key(const void *const *keys, const size_t *lens, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!keys[i] && lens[i]) return true;
+    return false;
 }
 
 uint64_t bloomsimd_hash(const bloomsimd_filter *f, const void *key, size_t len)
@@ -34,7 +37,7 @@ void bloomsimd_hash_batch_u64(const bloomsimd_filter *f, const uint64_t *keys, s
 
 bloomsimd_status bloomsimd_add_u64(bloomsimd_filter *f, uint64_t key)
 {
-    bloomsimd_status st = check_writable(f);
+    bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     f->kernel->add_one(&f->geometry, bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip));
     return BLOOMSIMD_OK;
@@ -50,7 +53,7 @@ bool bloomsimd_contains_u64(const bloomsimd_filter *f, uint64_t key)
 
 bloomsimd_status bloomsimd_add(bloomsimd_filter *f, const void *key, size_t len)
 {
-    bloomsimd_status st = check_writable(f);
+    bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (!key && len) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     f->kernel->add_one(&f->geometry, bloomsimd_hash(f, key, len));
@@ -65,7 +68,7 @@ bool bloomsimd_contains(const bloomsimd_filter *f, const void *key, size_t len)
 
 bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *keys, size_t n)
 {
-    bloomsimd_status st = check_writable(f);
+    bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
     if (!keys) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
@@ -76,12 +79,12 @@ bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *ke
 size_t bloomsimd_contains_batch_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint8_t *out)
 {
     if (!f || !keys || n == 0) return 0;
-    return f->kernel->contains_u64(&f->geometry, keys, n, BLOOMSIMD_HITS_BYTES, out);
+    return bloomsimd_lookup_u64(f, keys, n, BLOOMSIMD_HITS_BYTES, out);
 }
 
 bloomsimd_status bloomsimd_add_hashes(bloomsimd_filter *f, const uint64_t *hashes, size_t n)
 {
-    bloomsimd_status st = check_writable(f);
+    bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
     if (!hashes) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
@@ -92,21 +95,20 @@ bloomsimd_status bloomsimd_add_hashes(bloomsimd_filter *f, const uint64_t *hashe
 size_t bloomsimd_contains_hashes(const bloomsimd_filter *f, const uint64_t *hashes, size_t n, uint8_t *out)
 {
     if (!f || !hashes || n == 0) return 0;
-    return f->kernel->contains_hashes(&f->geometry, hashes, n, BLOOMSIMD_HITS_BYTES, out);
+    return bloomsimd_lookup_hashes(f, hashes, n, BLOOMSIMD_HITS_BYTES, out);
 }
 
 bloomsimd_status bloomsimd_add_batch(bloomsimd_filter *f, const void *const *keys, const size_t *lens, size_t n)
 {
-    bloomsimd_status st = check_writable(f);
+    bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
     if (!keys || !lens) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     /* Validate everything first: a bad key must not leave a half-done batch. */
-    for (size_t i = 0; i < n; i++)
-        if (!keys[i] && lens[i]) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    uint64_t hashes[BYTE_KEY_CHUNK];
-    for (size_t base = 0; base < n; base += BYTE_KEY_CHUNK) {
-        size_t count = n - base < BYTE_KEY_CHUNK ? n - base : BYTE_KEY_CHUNK;
+    if (bloomsimd_any_bad_key(keys, lens, n)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    uint64_t hashes[BLOOMSIMD_BYTE_KEY_CHUNK];
+    for (size_t base = 0; base < n; base += BLOOMSIMD_BYTE_KEY_CHUNK) {
+        size_t count = n - base < BLOOMSIMD_BYTE_KEY_CHUNK ? n - base : BLOOMSIMD_BYTE_KEY_CHUNK;
         for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_hash(f, keys[base + i], lens[base + i]);
         f->kernel->add_hashes(&f->geometry, hashes, count);
     }
@@ -117,29 +119,5 @@ size_t bloomsimd_contains_batch(const bloomsimd_filter *f, const void *const *ke
                                 uint8_t *out)
 {
     if (!f || !keys || !lens || n == 0) return 0;
-    uint64_t hashes[BYTE_KEY_CHUNK];
-    uint8_t hits[BYTE_KEY_CHUNK];
-    size_t total = 0;
-    for (size_t base = 0; base < n; base += BYTE_KEY_CHUNK) {
-        size_t count = n - base < BYTE_KEY_CHUNK ? n - base : BYTE_KEY_CHUNK;
-        bool any_invalid = false;
-        for (size_t i = 0; i < count; i++) {
-            const void *key = keys[base + i];
-            size_t len = lens[base + i];
-            any_invalid |= (!key && len);
-            hashes[i] = bloomsimd_hash(f, key, len);
-        }
-        if (!any_invalid) {
-            total += f->kernel->contains_hashes(&f->geometry, hashes, count, BLOOMSIMD_HITS_BYTES,
-                                                out ? out + base : NULL);
-            continue;
-        }
-        f->kernel->contains_hashes(&f->geometry, hashes, count, BLOOMSIMD_HITS_BYTES, hits);
-        for (size_t i = 0; i < count; i++) {
-            uint8_t hit = hits[i] && !(!keys[base + i] && lens[base + i]);
-            if (out) out[base + i] = hit;
-            total += hit;
-        }
-    }
-    return total;
+    return bloomsimd_lookup_bytes(f, keys, lens, n, BLOOMSIMD_HITS_BYTES, out);
 }

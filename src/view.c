@@ -18,6 +18,7 @@ bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *f, bloomsimd_view *v
         .layout = BLOOMSIMD_FORMAT_LAYOUT_ID,
         .concurrent = f->geometry.concurrent,
         .read_only = f->read_only,
+        .items = (uint64_t *)(uintptr_t)&f->items, /* writable by contract, like blocks */
     };
     return BLOOMSIMD_OK;
 }

@@ -1,0 +1,86 @@
+/*
+ * add_new.c — insert and report new: argument checks, then the kernel's
+ * one-pass add_new entry (kernels/kernel.h: in key order, each key is tested
+ * and then inserted, so a repeat inside the batch is new only the first
+ * time). The count of new keys is added to the filter's items counter.
+ */
+#include <xxhash.h>
+
+#include "../kernels/layout.h"
+#include "internal.h"
+
+static bloomsimd_status finish(bloomsimd_filter *f, size_t fresh, size_t *new_count)
+{
+    if (fresh) bloomsimd_items_add(f, fresh);
+    if (new_count) *new_count = fresh;
+    return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_add_new_batch_u64(bloomsimd_filter *f, const uint64_t *keys, size_t n, uint8_t *out,
+                                             size_t *new_count)
+{
+    if (new_count) *new_count = 0;
+    bloomsimd_status st = bloomsimd_check_writable(f);
+    if (st != BLOOMSIMD_OK) return st;
+    if (n == 0) return BLOOMSIMD_OK;
+    if (!keys) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    return finish(f, f->kernel->add_new_u64(&f->geometry, keys, n, out), new_count);
+}
+
+bloomsimd_status bloomsimd_add_new_hashes(bloomsimd_filter *f, const uint64_t *hashes, size_t n, uint8_t *out,
+                                          size_t *new_count)
+{
+    if (new_count) *new_count = 0;
+    bloomsimd_status st = bloomsimd_check_writable(f);
+    if (st != BLOOMSIMD_OK) return st;
+    if (n == 0) return BLOOMSIMD_OK;
+    if (!hashes) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    return finish(f, f->kernel->add_new_hashes(&f->geometry, hashes, n, out), new_count);
+}
+
+bloomsimd_status bloomsimd_add_new_batch(bloomsimd_filter *f, const void *const *keys, const size_t *lens, size_t n,
+                                         uint8_t *out, size_t *new_count)
+{
+    if (new_count) *new_count = 0;
+    bloomsimd_status st = bloomsimd_check_writable(f);
+    if (st != BLOOMSIMD_OK) return st;
+    if (n == 0) return BLOOMSIMD_OK;
+    if (!keys || !lens || bloomsimd_any_bad_key(keys, lens, n)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    uint64_t hashes[BLOOMSIMD_BYTE_KEY_CHUNK];
+    size_t fresh = 0;
+    for (size_t base = 0; base < n; base += BLOOMSIMD_BYTE_KEY_CHUNK) {
+        size_t count = n - base < BLOOMSIMD_BYTE_KEY_CHUNK ? n - base : BLOOMSIMD_BYTE_KEY_CHUNK;
+        for (size_t i = 0; i < count; i++)
+            hashes[i] = XXH3_64bits_withSeed(lens[base + i] ? keys[base + i] : "", lens[base + i], f->seed);
+        fresh += f->kernel->add_new_hashes(&f->geometry, hashes, count, out ? out + base : NULL);
+    }
+    return finish(f, fresh, new_count);
+}
+
+/* One key: the kernel's batch entry with n = 1 (every kernel's tail is the
+ * layout's scalar insert-and-report, so this is one indirect call and one
+ * block). */
+static bloomsimd_status add_new_one(bloomsimd_filter *f, uint64_t hash, bool *was_new)
+{
+    uint8_t fresh = 0;
+    f->kernel->add_new_hashes(&f->geometry, &hash, 1, &fresh);
+    if (was_new) *was_new = fresh != 0;
+    return finish(f, fresh, NULL);
+}
+
+bloomsimd_status bloomsimd_add_new_u64(bloomsimd_filter *f, uint64_t key, bool *was_new)
+{
+    if (was_new) *was_new = false;
+    bloomsimd_status st = bloomsimd_check_writable(f);
+    if (st != BLOOMSIMD_OK) return st;
+    return add_new_one(f, bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip), was_new);
+}
+
+bloomsimd_status bloomsimd_add_new(bloomsimd_filter *f, const void *key, size_t len, bool *was_new)
+{
+    if (was_new) *was_new = false;
+    bloomsimd_status st = bloomsimd_check_writable(f);
+    if (st != BLOOMSIMD_OK) return st;
+    if (!key && len) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    return add_new_one(f, XXH3_64bits_withSeed(len ? key : "", len, f->seed), was_new);
+}
