@@ -354,6 +354,89 @@ typedef struct bloomsimd_view {
 BLOOMSIMD_API bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *filter, bloomsimd_view *view);
 
 /* ======================================================================== */
+/* Byte keys in one buffer: Arrow layouts, fixed width, pointer arrays      */
+/* ======================================================================== */
+
+/*
+ * A batch of byte keys, described without copying. Hashing is XXH3 over
+ * many keys at once in the kernel (bit-exact with XXH3_64bits_withSeed), so
+ * short string keys cost close to 64-bit keys. Build one with the
+ * constructors below:
+ *
+ *   OFFSETS32  Arrow binary/utf8: key i = data[offsets[i] .. offsets[i+1]),
+ *              offsets has n+1 entries, non-decreasing, offsets[n] <= data_len
+ *              (offsets[0] may be > 0: a sliced array).
+ *   OFFSETS64  the same with 64-bit offsets (Arrow large-binary/large-utf8).
+ *   FIXED      key i = data[i*width .. (i+1)*width), n*width <= data_len
+ *              (UUIDs, 16/32-byte digests).
+ *   POINTERS   key i = pointers[i][0 .. lengths[i]) (what bloomsimd_add_batch
+ *              takes); pointers[i] may be NULL only when lengths[i] is 0.
+ *
+ * Every call below validates the whole view first (BLOOMSIMD_ERR_INVALID_ARGUMENT
+ * for a NULL view, NULL arrays with n > 0, decreasing offsets, an offset or
+ * n*width beyond data_len, a size overflow, a NULL pointer with a length),
+ * and then inserts nothing and writes no output.
+ */
+typedef enum bloomsimd_keys_layout {
+    BLOOMSIMD_KEYS_POINTERS = 0,
+    BLOOMSIMD_KEYS_OFFSETS32 = 1,
+    BLOOMSIMD_KEYS_OFFSETS64 = 2,
+    BLOOMSIMD_KEYS_FIXED = 3
+} bloomsimd_keys_layout;
+
+typedef struct bloomsimd_keys {
+    bloomsimd_keys_layout layout;
+    size_t n;                     /* number of keys */
+    const void *data;             /* OFFSETS32, OFFSETS64, FIXED */
+    size_t data_len;              /* bytes readable at data */
+    const uint32_t *offsets32;    /* OFFSETS32: n+1 entries */
+    const uint64_t *offsets64;    /* OFFSETS64: n+1 entries */
+    size_t width;                 /* FIXED: bytes per key (0: every key empty) */
+    const void *const *pointers;  /* POINTERS */
+    const size_t *lengths;        /* POINTERS */
+} bloomsimd_keys;
+
+static inline bloomsimd_keys bloomsimd_keys_offsets32(const void *data, size_t data_len, const uint32_t *offsets,
+                                                      size_t n)
+{
+    bloomsimd_keys k = {BLOOMSIMD_KEYS_OFFSETS32, n, data, data_len, offsets, NULL, 0, NULL, NULL};
+    return k;
+}
+
+static inline bloomsimd_keys bloomsimd_keys_offsets64(const void *data, size_t data_len, const uint64_t *offsets,
+                                                      size_t n)
+{
+    bloomsimd_keys k = {BLOOMSIMD_KEYS_OFFSETS64, n, data, data_len, NULL, offsets, 0, NULL, NULL};
+    return k;
+}
+
+static inline bloomsimd_keys bloomsimd_keys_fixed(const void *data, size_t data_len, size_t width, size_t n)
+{
+    bloomsimd_keys k = {BLOOMSIMD_KEYS_FIXED, n, data, data_len, NULL, NULL, width, NULL, NULL};
+    return k;
+}
+
+static inline bloomsimd_keys bloomsimd_keys_pointers(const void *const *pointers, const size_t *lengths, size_t n)
+{
+    bloomsimd_keys k = {BLOOMSIMD_KEYS_POINTERS, n, NULL, 0, NULL, NULL, 0, pointers, lengths};
+    return k;
+}
+
+/* Inserts every key of the view. Returns BLOOMSIMD_OK, _INVALID_ARGUMENT
+ * (NULL filter or a bad view: nothing inserted) or _READ_ONLY. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_keys(bloomsimd_filter *filter, const bloomsimd_keys *keys);
+/* Looks up every key: out[i] = 1 if key i may be present (out may be NULL);
+ * *hits (may be NULL) = the number of maybe-present keys. Returns
+ * BLOOMSIMD_OK or _INVALID_ARGUMENT (NULL filter or a bad view: nothing
+ * written). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_contains_keys(const bloomsimd_filter *filter, const bloomsimd_keys *keys,
+                                                       uint8_t *out, size_t *hits);
+/* hashes[i] = XXH3_64bits_withSeed(key i, seed of filter). Returns
+ * BLOOMSIMD_OK or _INVALID_ARGUMENT (NULL filter or hashes, or a bad view). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_hash_keys(const bloomsimd_filter *filter, const bloomsimd_keys *keys,
+                                                   uint64_t *hashes);
+
+/* ======================================================================== */
 /* Introspection                                                            */
 /* ======================================================================== */
 

@@ -17,6 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../include/bloomsimd.h"
+
+struct bloomsimd_xxh3_params; /* kernels/xxh3_bytes.h */
+
 /* Entries of a word-selection table: indexed by the top 6 bits of the low
  * hash word, (uint32_t)hash >> BLOOMSIMD_SELECT_SHIFT. */
 #define BLOOMSIMD_SELECT_ENTRIES 64u
@@ -86,6 +90,12 @@ typedef struct bloomsimd_kernel {
      * indirect call, no batch set-up). contains_one returns 1 or 0. */
     void (*add_one)(const bloomsimd_geometry *g, uint64_t hash);
     int (*contains_one)(const bloomsimd_geometry *g, uint64_t hash);
+    /* XXH3_64bits_withSeed of keys first .. first+count-1 of a validated key
+     * view (include/bloomsimd.h, bloomsimd_keys) into hashes[0 .. count),
+     * bit-exact with libxxhash; p holds the seed's constants
+     * (kernels/xxh3_bytes.h). Never reads outside a key. */
+    void (*hash_keys)(const struct bloomsimd_xxh3_params *p, const bloomsimd_keys *keys, size_t first, size_t count,
+                      uint64_t *hashes);
     /* Set operations over whole bit arrays (nwords 64-bit words, 64-byte aligned):
      * dst[i] |= src[i] and dst[i] &= src[i]. */
     void (*union_words)(uint64_t *dst, const uint64_t *src, size_t nwords);

@@ -9,6 +9,7 @@
  * ns/key of computation it is compute-bound even on a DRAM-resident filter.
  */
 #include "layout.h"
+#include "xxh3_bytes.h"
 
 /* Keys hashed and prefetched ahead of the probe: enough lines in flight to
  * cover DRAM latency (~100 ns at ~5 ns/key), small enough to stay in L1. */
@@ -139,6 +140,12 @@ static int scalar_contains_one(const bloomsimd_geometry *g, uint64_t hash)
     return bloomsimd_scalar_contains_hash(g, hash);
 }
 
+static void scalar_hash_keys(const bloomsimd_xxh3_params *p, const bloomsimd_keys *keys, size_t first, size_t count,
+                             uint64_t *hashes)
+{
+    bloomsimd_hash_keys_reference(p, keys, first, count, hashes);
+}
+
 static void scalar_union_words(uint64_t *dst, const uint64_t *src, size_t nwords)
 {
     for (size_t i = 0; i < nwords; i++) dst[i] |= src[i];
@@ -162,6 +169,7 @@ const bloomsimd_kernel bloomsimd_kernel_scalar = {
     .add_new_u64 = scalar_add_new_u64,
     .add_one = scalar_add_one,
     .contains_one = scalar_contains_one,
+    .hash_keys = scalar_hash_keys,
     .union_words = scalar_union_words,
     .intersect_words = scalar_intersect_words,
 };

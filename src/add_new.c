@@ -50,8 +50,8 @@ bloomsimd_status bloomsimd_add_new_batch(bloomsimd_filter *f, const void *const 
     size_t fresh = 0;
     for (size_t base = 0; base < n; base += BLOOMSIMD_BYTE_KEY_CHUNK) {
         size_t count = n - base < BLOOMSIMD_BYTE_KEY_CHUNK ? n - base : BLOOMSIMD_BYTE_KEY_CHUNK;
-        for (size_t i = 0; i < count; i++)
-            hashes[i] = XXH3_64bits_withSeed(lens[base + i] ? keys[base + i] : "", lens[base + i], f->seed);
+        bloomsimd_keys view = bloomsimd_keys_pointers(keys + base, lens + base, count);
+        bloomsimd_keys_hash_range(f, &view, 0, count, hashes); /* the kernel's multi-key XXH3 (src/keys.c) */
         fresh += f->kernel->add_new_hashes(&f->geometry, hashes, count, out ? out + base : NULL);
     }
     return finish(f, fresh, new_count);
@@ -82,5 +82,5 @@ bloomsimd_status bloomsimd_add_new(bloomsimd_filter *f, const void *key, size_t 
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (!key && len) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    return add_new_one(f, XXH3_64bits_withSeed(len ? key : "", len, f->seed), was_new);
+    return add_new_one(f, bloomsimd_hash(f, key, len), was_new);
 }

@@ -22,6 +22,7 @@ bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, uint64_t blocks, uin
     f->geometry.k = k;
     f->geometry.select = bloomsimd_select_tables[k - 1];
     f->geometry.hash_bitflip = bloomsimd_xxh3_bitflip(seed);
+    bloomsimd_xxh3_params_init(&f->xxh3, seed);
     f->geometry.concurrent = (flags & BLOOMSIMD_CONCURRENT) != 0;
     return BLOOMSIMD_OK;
 }

@@ -11,6 +11,7 @@
 
 #include "../include/bloomsimd.h"
 #include "../kernels/kernel.h"
+#include "../kernels/xxh3_bytes.h"
 
 /* How the bit array is held; decides how destroy releases it. */
 typedef enum bloomsimd_storage {
@@ -50,6 +51,7 @@ struct bloomsimd_filter {
     uint64_t items;       /* keys counted in (bloomsimd_items_add); atomic when concurrent */
     int64_t started_ns;   /* a window generation: CLOCK_REALTIME when it became current */
     bloomsimd_layers *layers; /* NULL: a plain filter (or a layer) */
+    bloomsimd_xxh3_params xxh3; /* the seed's XXH3 constants for byte keys */
 };
 
 /* ---- layout tables (tables/select_tables.c, generated) ---- */
@@ -81,6 +83,14 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *options, blo
  * mapping, mapping_bytes, storage. */
 bloomsimd_status bloomsimd_alloc_bits(bloomsimd_filter *filter, uint64_t blocks, uint32_t flags);
 void bloomsimd_free_bits(bloomsimd_filter *filter);
+
+/* ---- byte-key views (keys.c) ---- */
+/* BLOOMSIMD_OK if every key of the view lies inside the memory it describes. */
+bloomsimd_status bloomsimd_keys_validate(const bloomsimd_keys *v);
+/* Hashes keys first .. first+count-1 of a validated view with f's seed,
+ * through the kernel's multi-key XXH3. */
+void bloomsimd_keys_hash_range(const bloomsimd_filter *f, const bloomsimd_keys *v, size_t first, size_t count,
+                               uint64_t *hashes);
 
 /* ---- filter object (filter.c) ---- */
 /* Allocates a filter struct around an already-chosen geometry and kernel,

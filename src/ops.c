@@ -1,7 +1,7 @@
 /*
  * ops.c — inserts, lookups and hashing: argument checks, then the kernel.
  *
- * Byte keys are hashed here with libxxhash (XXH3 per key, in chunks), and the
+ * Byte keys are hashed with the kernel's multi-key XXH3 (src/keys.c), and the
  * chunk of hashes is handed to the kernel, which pipelines the probes.
  */
 #include <xxhash.h>
@@ -23,10 +23,12 @@ bool bloomsimd_any_bad_key(const void *const *keys, const size_t *lens, size_t n
     return false;
 }
 
+/* XXH3 of one byte key, inlined (kernels/xxh3_bytes.h) with the filter's
+ * precomputed seed constants: no call into libxxhash for keys <= 240 bytes. */
 uint64_t bloomsimd_hash(const bloomsimd_filter *f, const void *key, size_t len)
 {
     if (!f || (!key && len)) return 0;
-    return XXH3_64bits_withSeed(len ? key : "", len, f->seed);
+    return bloomsimd_xxh3_key(&f->xxh3, (const uint8_t *)key, len);
 }
 
 void bloomsimd_hash_batch_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint64_t *hashes)
@@ -98,23 +100,20 @@ size_t bloomsimd_contains_hashes(const bloomsimd_filter *f, const uint64_t *hash
     return bloomsimd_lookup_hashes(f, hashes, n, BLOOMSIMD_HITS_BYTES, out);
 }
 
+/* The pointer-array form is a bloomsimd_keys view (src/keys.c): the same
+ * multi-key hashing as the Arrow layouts. */
 bloomsimd_status bloomsimd_add_batch(bloomsimd_filter *f, const void *const *keys, const size_t *lens, size_t n)
 {
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
     if (!keys || !lens) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    /* Validate everything first: a bad key must not leave a half-done batch. */
-    if (bloomsimd_any_bad_key(keys, lens, n)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    uint64_t hashes[BLOOMSIMD_BYTE_KEY_CHUNK];
-    for (size_t base = 0; base < n; base += BLOOMSIMD_BYTE_KEY_CHUNK) {
-        size_t count = n - base < BLOOMSIMD_BYTE_KEY_CHUNK ? n - base : BLOOMSIMD_BYTE_KEY_CHUNK;
-        for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_hash(f, keys[base + i], lens[base + i]);
-        f->kernel->add_hashes(&f->geometry, hashes, count);
-    }
-    return BLOOMSIMD_OK;
+    bloomsimd_keys view = bloomsimd_keys_pointers(keys, lens, n);
+    return bloomsimd_add_keys(f, &view); /* validates every key before inserting any */
 }
 
+/* A NULL key with a length is reported absent rather than failing the
+ * batch: such chunks are hashed key by key, skipping the bad ones. */
 size_t bloomsimd_contains_batch(const bloomsimd_filter *f, const void *const *keys, const size_t *lens, size_t n,
                                 uint8_t *out)
 {

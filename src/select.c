@@ -43,12 +43,12 @@ size_t bloomsimd_lookup_bytes(const bloomsimd_filter *f, const void *const *keys
     size_t total = 0;
     for (size_t base = 0; base < n; base += BLOOMSIMD_BYTE_KEY_CHUNK) {
         size_t count = n - base < BLOOMSIMD_BYTE_KEY_CHUNK ? n - base : BLOOMSIMD_BYTE_KEY_CHUNK;
-        bool any_bad = false;
-        for (size_t i = 0; i < count; i++) {
-            const void *key = keys[base + i];
-            size_t len = lens[base + i];
-            any_bad |= (!key && len);
-            hashes[i] = (!key && len) ? 0 : XXH3_64bits_withSeed(len ? key : "", len, f->seed);
+        bool any_bad = bloomsimd_any_bad_key(keys + base, lens + base, count);
+        if (!any_bad) { /* the kernel's multi-key XXH3 (src/keys.c) */
+            bloomsimd_keys view = bloomsimd_keys_pointers(keys + base, lens + base, count);
+            bloomsimd_keys_hash_range(f, &view, 0, count, hashes);
+        } else {
+            for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_hash(f, keys[base + i], lens[base + i]);
         }
         if (any_bad) {
             /* the rare batch with a bad key: answers in bytes, bad keys cleared */

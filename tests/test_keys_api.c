@@ -1,0 +1,142 @@
+/*
+ * test_keys_api.c — the bloomsimd_keys calls: bad views are refused with
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT before anything is inserted or written;
+ * every layout inserts exactly what the pointer API inserts (same filter
+ * bytes, on this run's kernel and on scalar); no false negatives.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "support.h"
+
+static bloomsimd_filter *make(const char *kernel)
+{
+    bloomsimd_options o = {.capacity = 20000, .fpr = 0.01, .seed = 5, .kernel = kernel};
+    bloomsimd_filter *f = NULL;
+    cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_OK);
+    return f;
+}
+
+static bool is_empty(const bloomsimd_filter *f)
+{
+    const uint8_t *b = (const uint8_t *)f->geometry.words;
+    for (size_t i = 0; i < bloomsimd_filter_bytes(f); i++)
+        if (b[i]) return false;
+    return true;
+}
+
+Test(keys_api, bad_views_are_refused_and_change_nothing)
+{
+    bloomsimd_filter *f = make(NULL);
+    const uint8_t data[64] = {1, 2, 3};
+    uint32_t non_monotonic[4] = {0, 5, 3, 8};
+    uint32_t beyond[4] = {0, 5, 10, 65};
+    uint64_t beyond64[4] = {0, 5, 10, UINT64_C(1) << 40};
+    uint8_t out[3] = {7, 7, 7};
+    uint64_t hashes[3] = {9, 9, 9};
+    bloomsimd_keys bad[] = {
+        bloomsimd_keys_offsets32(data, sizeof data, non_monotonic, 3),
+        bloomsimd_keys_offsets32(data, sizeof data, beyond, 3),
+        bloomsimd_keys_offsets64(data, sizeof data, beyond64, 3),
+        bloomsimd_keys_offsets32(data, sizeof data, NULL, 3),
+        bloomsimd_keys_offsets32(NULL, 0, beyond, 1),          /* a 5-byte key with no data */
+        bloomsimd_keys_fixed(data, sizeof data, 16, 5),          /* 80 bytes > 64 */
+        bloomsimd_keys_fixed(data, sizeof data, SIZE_MAX / 2, 3), /* overflow */
+        bloomsimd_keys_fixed(NULL, 0, 4, 1),
+        bloomsimd_keys_pointers(NULL, NULL, 2),
+    };
+    const void *ptrs[2] = {data, NULL};
+    size_t lens[2] = {3, 1}; /* a NULL key with a length */
+    bloomsimd_keys null_key = bloomsimd_keys_pointers(ptrs, lens, 2);
+    for (size_t i = 0; i <= sizeof bad / sizeof bad[0]; i++) {
+        const bloomsimd_keys *v = i < sizeof bad / sizeof bad[0] ? &bad[i] : &null_key;
+        cr_assert_eq(bloomsimd_add_keys(f, v), BLOOMSIMD_ERR_INVALID_ARGUMENT, "view %zu", i);
+        size_t hits = 42;
+        cr_assert_eq(bloomsimd_contains_keys(f, v, out, &hits), BLOOMSIMD_ERR_INVALID_ARGUMENT, "view %zu", i);
+        cr_assert_eq(bloomsimd_hash_keys(f, v, hashes), BLOOMSIMD_ERR_INVALID_ARGUMENT, "view %zu", i);
+        cr_assert(out[0] == 7 && out[1] == 7 && out[2] == 7 && hits == 42, "view %zu wrote output", i);
+        cr_assert(hashes[0] == 9 && hashes[2] == 9, "view %zu wrote hashes", i);
+        cr_assert(is_empty(f), "view %zu inserted something", i);
+    }
+    cr_assert_eq(bloomsimd_add_keys(f, NULL), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(bloomsimd_add_keys(NULL, &null_key), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(bloomsimd_hash_keys(f, &bad[0], NULL), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    /* valid edge cases: no keys; empty keys with no data; width 0 */
+    uint32_t empty_offsets[3] = {0, 0, 0};
+    bloomsimd_keys ok[] = {bloomsimd_keys_offsets32(NULL, 0, NULL, 0), bloomsimd_keys_offsets32(NULL, 0, empty_offsets, 2),
+                           bloomsimd_keys_fixed(NULL, 0, 0, 3)};
+    for (size_t i = 0; i < 3; i++) cr_assert_eq(bloomsimd_contains_keys(f, &ok[i], out, NULL), BLOOMSIMD_OK, "ok %zu", i);
+    bloomsimd_destroy(f);
+}
+
+Test(keys_api, read_only_filters_refuse_inserts)
+{
+    bloomsimd_filter *f = make(NULL);
+    f->read_only = true;
+    uint8_t data[8] = {0};
+    bloomsimd_keys v = bloomsimd_keys_fixed(data, 8, 8, 1);
+    cr_assert_eq(bloomsimd_add_keys(f, &v), BLOOMSIMD_ERR_READ_ONLY);
+    f->read_only = false;
+    bloomsimd_destroy(f);
+}
+
+Test(keys_api, every_layout_inserts_what_the_pointer_api_inserts_on_this_kernel_and_scalar)
+{
+    enum { N = 20000 };
+    uint8_t *data = malloc(N * 64);
+    uint64_t state = 11;
+    for (size_t i = 0; i < N * 64; i += 8) {
+        uint64_t r = test_splitmix64(&state);
+        memcpy(data + i, &r, 8);
+    }
+    uint32_t *off32 = malloc((N + 1) * 4);
+    uint64_t *off64 = malloc((N + 1) * 8);
+    const void **ptrs = malloc(N * sizeof *ptrs);
+    size_t *lens = malloc(N * sizeof *lens);
+    off32[0] = 0;
+    for (size_t i = 0; i < N; i++) {
+        size_t len = 1 + (size_t)(test_splitmix64(&state) % 63);
+        off32[i + 1] = off32[i] + (uint32_t)len;
+        off64[i + 1] = off32[i + 1];
+        ptrs[i] = data + off32[i];
+        lens[i] = len;
+    }
+    off64[0] = 0;
+    bloomsimd_keys views[] = {bloomsimd_keys_offsets32(data, N * 64, off32, N),
+                              bloomsimd_keys_offsets64(data, N * 64, off64, N),
+                              bloomsimd_keys_pointers(ptrs, lens, N)};
+    bloomsimd_filter *reference = make("scalar");
+    cr_assert_eq(bloomsimd_add_batch(reference, ptrs, lens, N), BLOOMSIMD_OK);
+    for (size_t v = 0; v < 3; v++) {
+        bloomsimd_filter *f = make(NULL);
+        cr_assert_eq(bloomsimd_add_keys(f, &views[v]), BLOOMSIMD_OK);
+        cr_assert(memcmp(f->geometry.words, reference->geometry.words, bloomsimd_filter_bytes(f)) == 0,
+                  "layout %zu: bytes differ from the scalar pointer-API filter", v);
+        uint8_t *out = malloc(N);
+        size_t hits = 0;
+        cr_assert_eq(bloomsimd_contains_keys(f, &views[v], out, &hits), BLOOMSIMD_OK);
+        cr_assert_eq(hits, N, "false negatives in layout %zu", v);
+        for (size_t i = 0; i < N; i++) cr_assert_eq(out[i], 1);
+        free(out);
+        bloomsimd_destroy(f);
+    }
+    /* fixed width: every width 1..64, as the pointer form of the same keys */
+    for (size_t width = 1; width <= 64; width += 7) {
+        size_t n = N * 64 / width < N ? N * 64 / width : N;
+        bloomsimd_filter *f = make(NULL), *g = make("scalar");
+        bloomsimd_keys fv = bloomsimd_keys_fixed(data, N * 64, width, n);
+        for (size_t i = 0; i < n; i++) ptrs[i] = data + i * width, lens[i] = width;
+        cr_assert_eq(bloomsimd_add_keys(f, &fv), BLOOMSIMD_OK);
+        cr_assert_eq(bloomsimd_add_batch(g, ptrs, lens, n), BLOOMSIMD_OK);
+        cr_assert(memcmp(f->geometry.words, g->geometry.words, bloomsimd_filter_bytes(f)) == 0, "width %zu", width);
+        size_t hits = 0;
+        cr_assert_eq(bloomsimd_contains_keys(f, &fv, NULL, &hits), BLOOMSIMD_OK);
+        cr_assert_eq(hits, n);
+        bloomsimd_destroy(f);
+        bloomsimd_destroy(g);
+    }
+    bloomsimd_destroy(reference);
+    free(data), free(off32), free(off64), free(ptrs), free(lens);
+}
