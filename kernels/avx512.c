@@ -34,6 +34,7 @@
 #include <immintrin.h>
 
 #include "layout.h"
+#include "xxh3_keys_avx512.h"
 
 /* Keys per zmm of hashes. */
 #define AVX512_LANES 8u
@@ -500,6 +501,7 @@ const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .add_one = avx512_add_one,
     .contains_one = avx512_contains_one,
     .touch_u64 = avx512_touch_u64,
+    .hash_keys = avx512_hash_keys,
     .union_words = avx512_union_words,
     .intersect_words = avx512_intersect_words,
 };
