@@ -431,6 +431,18 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_add_keys(bloomsimd_filter *filter, cons
  * written). */
 BLOOMSIMD_API bloomsimd_status bloomsimd_contains_keys(const bloomsimd_filter *filter, const bloomsimd_keys *keys,
                                                        uint8_t *out, size_t *hits);
+/* Insert and report new (see bloomsimd_add_new_batch_u64): out[i] = 1 if key
+ * i was (probably) absent before it was inserted, in key order; out and
+ * new_count may be NULL. Returns what bloomsimd_add_new_hashes returns, plus
+ * _INVALID_ARGUMENT for a bad view (nothing inserted). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_add_new_keys(bloomsimd_filter *filter, const bloomsimd_keys *keys,
+                                                      uint8_t *out, size_t *new_count);
+/* Selection vector: the indices (ascending) of the keys that may be present
+ * go to indices[0 .. *count); indices holds keys->n entries, which must be
+ * <= UINT32_MAX. Returns BLOOMSIMD_OK or _INVALID_ARGUMENT (NULL filter,
+ * indices or count, n > UINT32_MAX, or a bad view: nothing written). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_select_keys(const bloomsimd_filter *filter, const bloomsimd_keys *keys,
+                                                     uint32_t *indices, size_t *count);
 /* hashes[i] = XXH3_64bits_withSeed(key i, seed of filter). Returns
  * BLOOMSIMD_OK or _INVALID_ARGUMENT (NULL filter or hashes, or a bad view). */
 BLOOMSIMD_API bloomsimd_status bloomsimd_hash_keys(const bloomsimd_filter *filter, const bloomsimd_keys *keys,

@@ -106,3 +106,44 @@ bloomsimd_status bloomsimd_contains_keys(const bloomsimd_filter *f, const blooms
     if (hits) *hits = total;
     return BLOOMSIMD_OK;
 }
+
+bloomsimd_status bloomsimd_add_new_keys(bloomsimd_filter *f, const bloomsimd_keys *v, uint8_t *out, size_t *new_count)
+{
+    if (new_count) *new_count = 0;
+    if (!f) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (f->read_only) return BLOOMSIMD_ERR_READ_ONLY;
+    bloomsimd_status st = bloomsimd_keys_validate(v);
+    if (st != BLOOMSIMD_OK) return st;
+    uint64_t hashes[KEY_CHUNK];
+    size_t total = 0;
+    for (size_t base = 0; base < v->n; base += KEY_CHUNK) {
+        size_t count = v->n - base < KEY_CHUNK ? v->n - base : KEY_CHUNK, fresh = 0;
+        bloomsimd_keys_hash_range(f, v, base, count, hashes);
+        st = bloomsimd_add_new_hashes(f, hashes, count, out ? out + base : NULL, &fresh);
+        total += fresh;
+        if (st != BLOOMSIMD_OK) break; /* a failed grow: what went in is reported */
+    }
+    if (new_count) *new_count = total;
+    return st;
+}
+
+bloomsimd_status bloomsimd_select_keys(const bloomsimd_filter *f, const bloomsimd_keys *v, uint32_t *indices,
+                                       size_t *count)
+{
+    if (!f || !indices || !count) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_status st = bloomsimd_keys_validate(v);
+    if (st != BLOOMSIMD_OK) return st;
+    if (v->n > UINT32_MAX) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    uint64_t hashes[KEY_CHUNK];
+    size_t total = 0;
+    for (size_t base = 0; base < v->n; base += KEY_CHUNK) {
+        size_t chunk = v->n - base < KEY_CHUNK ? v->n - base : KEY_CHUNK;
+        bloomsimd_keys_hash_range(f, v, base, chunk, hashes);
+        uint32_t *at = indices + total;
+        size_t hits = bloomsimd_select_hashes(f, hashes, chunk, at);
+        for (size_t i = 0; i < hits; i++) at[i] += (uint32_t)base;
+        total += hits;
+    }
+    *count = total;
+    return BLOOMSIMD_OK;
+}

@@ -140,3 +140,61 @@ Test(keys_api, every_layout_inserts_what_the_pointer_api_inserts_on_this_kernel_
     bloomsimd_destroy(reference);
     free(data), free(off32), free(off64), free(ptrs), free(lens);
 }
+
+Test(keys_api, add_new_and_select_match_the_pointer_forms)
+{
+    enum { N = 5000 };
+    uint8_t data[N * 16];
+    uint64_t state = 21;
+    for (size_t i = 0; i < sizeof data; i += 8) {
+        uint64_t r = test_splitmix64(&state);
+        memcpy(data + i, &r, 8);
+    }
+    /* 16-byte keys with repeats: every 4th key repeats an earlier one */
+    for (size_t i = 4; i < N; i += 4) memcpy(data + 16 * i, data + 16 * (i / 3), 16);
+    const void *ptrs[N];
+    size_t lens[N];
+    for (size_t i = 0; i < N; i++) ptrs[i] = data + 16 * i, lens[i] = 16;
+    bloomsimd_keys fixed = bloomsimd_keys_fixed(data, sizeof data, 16, N);
+    bloomsimd_filter *a = make(NULL), *b = make("scalar");
+    static uint8_t out_a[N], out_b[N];
+    size_t new_a = 0, new_b = 0;
+    cr_assert_eq(bloomsimd_add_new_keys(a, &fixed, out_a, &new_a), BLOOMSIMD_OK);
+    cr_assert_eq(bloomsimd_add_new_batch(b, ptrs, lens, N, out_b, &new_b), BLOOMSIMD_OK);
+    cr_assert_eq(new_a, new_b);
+    cr_assert(memcmp(out_a, out_b, N) == 0, "new flags differ");
+    cr_assert(new_a < N, "repeats must not be new");
+    cr_assert(memcmp(a->geometry.words, b->geometry.words, bloomsimd_filter_bytes(a)) == 0);
+    /* select: present keys of an interleaved batch */
+    uint8_t probe[N * 16];
+    for (size_t i = 0; i < N; i++) {
+        if (i % 3 == 0) {
+            memcpy(probe + 16 * i, data + 16 * i, 16);
+        } else {
+            uint64_t r[2] = {test_splitmix64(&state), test_splitmix64(&state)};
+            memcpy(probe + 16 * i, r, 16);
+        }
+        ptrs[i] = probe + 16 * i;
+    }
+    bloomsimd_keys pv = bloomsimd_keys_fixed(probe, sizeof probe, 16, N);
+    static uint32_t sel_a[N], sel_b[N];
+    size_t count_a = 0;
+    cr_assert_eq(bloomsimd_select_keys(a, &pv, sel_a, &count_a), BLOOMSIMD_OK);
+    size_t count_b = bloomsimd_select_batch(b, ptrs, lens, N, sel_b);
+    cr_assert_eq(count_a, count_b);
+    cr_assert(memcmp(sel_a, sel_b, count_a * 4) == 0, "selection vectors differ");
+    for (size_t i = 0, j = 0; i < N; i += 3) { /* every present key is selected */
+        while (j < count_a && sel_a[j] < i) j++;
+        cr_assert(j < count_a && sel_a[j] == i, "present key %zu not selected", i);
+    }
+    /* bad views write nothing */
+    uint32_t bad_offsets[3] = {0, 9, 3};
+    bloomsimd_keys bad = bloomsimd_keys_offsets32(data, sizeof data, bad_offsets, 2);
+    size_t c = 77;
+    cr_assert_eq(bloomsimd_select_keys(a, &bad, sel_a, &c), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(c, 77);
+    cr_assert_eq(bloomsimd_add_new_keys(a, &bad, out_a, &c), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(c, 0);
+    bloomsimd_destroy(a);
+    bloomsimd_destroy(b);
+}
