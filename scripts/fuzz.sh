@@ -1,8 +1,9 @@
 #!/bin/sh
-# fuzz.sh [seconds] — build the deserialize fuzz target with clang under
-# ASan+UBSan and run libFuzzer for a bounded time (default 120 s), seeded
-# from tests/fuzz/corpus. Exits non-zero on any finding (crash, sanitizer
-# report, invariant failure, leak, timeout, OOM) or build failure.
+# fuzz.sh [seconds] — build the fuzz targets with clang under ASan+UBSan and
+# run libFuzzer for a bounded time in all (default 120 s): two thirds on
+# deserialize (seeded from tests/fuzz/corpus), one third on the byte-key
+# views (tests/fuzz/corpus_keys). Exits non-zero on any finding (crash,
+# sanitizer report, invariant failure, leak, timeout, OOM) or build failure.
 #
 # New inputs go to $BLOOMSIMD_FUZZ_WORK (default build-fuzz/corpus), never
 # into the committed corpus; crash reproducers go to build-fuzz/artifacts/.
@@ -25,7 +26,7 @@ esac
 
 CC=$CC cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DBLOOMSIMD_BUILD_FUZZ=ON -DBLOOMSIMD_SANITIZE=address,undefined -DBLOOMSIMD_BUILD_BENCH=OFF >/dev/null
-ninja -C "$build" bloomsimd_fuzz_deserialize bloomsimd_fuzz_replay >/dev/null
+ninja -C "$build" bloomsimd_fuzz_deserialize bloomsimd_fuzz_replay bloomsimd_fuzz_keys bloomsimd_fuzz_keys_replay >/dev/null
 
 mkdir -p "$work" "$artifacts"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
@@ -33,6 +34,9 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 # The committed corpus must pass under the sanitizers before fuzzing starts.
 "$build/tests/fuzz/bloomsimd_fuzz_replay" "$root/tests/fuzz/corpus"
+"$build/tests/fuzz/bloomsimd_fuzz_keys_replay" "$root/tests/fuzz/corpus_keys"
+keys_seconds=$((seconds / 3))
+seconds=$((seconds - keys_seconds))
 
 # -max_len: the largest seed is ~4.3 KiB; 16 KiB lets the fuzzer grow files
 # to ~190 blocks. -timeout/-rss_limit_mb turn hangs and blow-ups into findings.
@@ -41,10 +45,18 @@ status=0
     -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$artifacts/" -print_final_stats=1 || status=$?
 
+keys_work=$work-keys
+mkdir -p "$keys_work"
+if [ "$status" -eq 0 ] && [ "$keys_seconds" -gt 0 ]; then
+    "$build/tests/fuzz/bloomsimd_fuzz_keys" "$keys_work" "$root/tests/fuzz/corpus_keys" \
+        -max_total_time="$keys_seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$artifacts/keys-" -print_final_stats=1 || status=$?
+fi
 if [ "$status" -ne 0 ]; then
     echo "fuzz.sh: FINDING (libFuzzer exit $status); reproducers in $artifacts/" >&2
     exit 1
 fi
+"$build/tests/fuzz/bloomsimd_fuzz_keys_replay" "$keys_work"
 # Everything the fuzzer kept must still satisfy the invariant in replay.
 "$build/tests/fuzz/bloomsimd_fuzz_replay" "$work"
-echo "fuzz.sh: ${seconds}s of fuzzing, no findings"
+echo "fuzz.sh: ${seconds}s on deserialize and ${keys_seconds}s on byte-key views, no findings"

@@ -63,7 +63,7 @@ static void check_accepted(bloomsimd_filter *f, const uint8_t *data, size_t size
 
 /* Status of the unsealed attempt on the last input (replay.c checks that
  * corpus files named valid_* are accepted and bad_* rejected). */
-bloomsimd_status fuzz_deserialize_last_status;
+bloomsimd_status fuzz_last_status;
 
 static bloomsimd_status run_one(const uint8_t *data, size_t size)
 {
@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *copy = malloc(size ? size : 1);
     if (!copy) return 0;
     if (size) memcpy(copy, data, size);
-    fuzz_deserialize_last_status = run_one(size ? copy : NULL, size);
+    fuzz_last_status = run_one(size ? copy : NULL, size);
 
     if (size >= BLOOMSIMD_FORMAT_FIXED_BYTES) {
         uint64_t payload_bytes = bloomsimd_le64_get(copy + BLOOMSIMD_HDR_PAYLOAD_BYTES);
