@@ -1,0 +1,207 @@
+// Package bloomsimd is the Go package of libbloomsimd: cache-line-blocked
+// Bloom filters whose batch calls run the library's SIMD kernels through one
+// cgo call per batch, and whose single-key calls run in pure Go over the same
+// memory.
+//
+// # Cost of crossing into C
+//
+// A cgo call costs tens of nanoseconds, as much as a whole single-key probe.
+// So batch calls (AddUint64s, ContainsUint64s, AddStrings, ...) make one cgo
+// call per batch, never copy the keys, and allocate nothing per key; string
+// and []byte batches are hashed in Go into a pooled buffer of hashes and
+// handed to the library's hash entry points in one call. Single-key calls
+// (Add, Contains, AddUint64, ContainsUint64, AddString, ContainsString) make
+// no cgo call: the package implements XXH3 and the block layout of
+// kernels/layout.h in Go and probes the filter's bit array, which it sees as
+// a Go slice over the C memory (bloomsimd_get_view). Tests prove both paths
+// byte-identical to the C kernels.
+//
+// # Goroutines
+//
+// The rules are the C library's (docs/CONCURRENCY.md), and the package adds
+// no lock of its own:
+//
+//   - Without Concurrent: one writer or many readers. Any number of
+//     goroutines may call the read-only methods (Contains*, Select*, Hash,
+//     Info, EstimateCount, FillRatio, PredictedFPR, Save, MarshalBinary, and
+//     Union/Intersect as the source) at once; a writing method (Add*,
+//     InsertNew*, Clear, Union/Intersect as the destination, Sync) must not
+//     run at the same time as any other call on the filter. Switching between
+//     the two needs the caller's own synchronisation.
+//   - With Concurrent: any mix of inserts and lookups from any number of
+//     goroutines and C threads. Single-key inserts in Go use 64-bit atomic
+//     compare-and-swap ORs on the same words the C kernels OR with atomic
+//     instructions, and lookups use 64-bit atomic loads, so Go and C writers
+//     can mix. All of these are relaxed: the filter is not a synchronisation
+//     primitive, and a lookup is guaranteed to see an insert only if the
+//     insert happens before it by the caller's own synchronisation.
+//   - Always exclusive, even with Concurrent: Close, Clear, Sync, and
+//     UnmarshalBinary.
+//
+// The race detector does not see the filter's bits (it only instruments Go
+// memory, and the bits are C memory); it does see this package's own state.
+//
+// # Errors
+//
+// Failing calls return an *Error that wraps one of the library's status
+// codes: errors.Is(err, bloomsimd.ErrCorrupt), errors.Is(err,
+// bloomsimd.ErrReadOnly), and for file errors errors.Is(err, fs.ErrNotExist).
+package bloomsimd
+
+/*
+#include <stdlib.h>
+#include <bloomsimd.h>
+*/
+import "C"
+
+import (
+	"math"
+	"runtime"
+	"unsafe"
+)
+
+// Filter is a Bloom filter held by the C library. Close it when done; a
+// finalizer closes a Filter that is garbage collected unclosed, but only as a
+// safety net: the C memory (which can be gigabytes, or a file mapping) is
+// invisible to the Go garbage collector, which therefore sees no reason to
+// hurry, and a finalizer runs at an unknown time or not at all.
+type Filter struct {
+	c *C.bloomsimd_filter
+
+	// The pure-Go single-key path (single.go); words is nil when the filter
+	// has no single bit array this package can probe (then single keys go
+	// through the C calls).
+	words      []uint32 // nblocks * 16 words, over C memory
+	words64    []uint64 // the same memory as 64-bit words (concurrent filters)
+	nblocks    uint64
+	sel        *[64]uint16 // SELECT_k of kernels/layout.h section 3 (static C memory)
+	concurrent bool
+	readOnly   bool
+	hash       *xxh3Secret
+}
+
+type config struct {
+	opts   C.bloomsimd_options
+	kernel string
+	err    error
+}
+
+// An Option changes how New builds a filter.
+type Option func(*config)
+
+// WithSeed sets the hash seed (default 0). Filters combine with Union only
+// if their seeds match; a seed also changes every key's bits, which keeps
+// colliding keys of one filter from colliding in another.
+func WithSeed(seed uint64) Option { return func(c *config) { c.opts.seed = C.uint64_t(seed) } }
+
+// WithKernel forces a kernel by name ("scalar", "sse42", "avx2", "avx512",
+// "neon"); the default is the best this CPU runs. New fails with
+// ErrKernelUnavailable if the CPU cannot run it.
+func WithKernel(name string) Option { return func(c *config) { c.kernel = name } }
+
+// Concurrent lets any number of goroutines (and C threads) insert and look up
+// at once, with lock-free atomic ORs (see the package's "Goroutines"). It
+// costs insert speed; with a single writer, do not set it.
+func Concurrent() Option { return func(c *config) { c.opts.flags |= C.BLOOMSIMD_CONCURRENT } }
+
+// WithoutHugePages never asks the kernel for transparent huge pages.
+func WithoutHugePages() Option { return func(c *config) { c.opts.flags |= C.BLOOMSIMD_NO_HUGEPAGES } }
+
+// WithK forces the number of bits set per key (1..16); the default is the k
+// that needs the fewest bits for capacity at fpr.
+func WithK(k int) Option {
+	return func(c *config) {
+		if k < 1 || k > C.BLOOMSIMD_MAX_K {
+			c.err = argErr("new", "k must be in 1..16")
+			return
+		}
+		c.opts.k = C.uint32_t(k)
+	}
+}
+
+// WithBits forces the filter's size in bits (rounded up to whole 512-bit
+// blocks) instead of sizing it from capacity and fpr.
+func WithBits(bits uint64) Option { return func(c *config) { c.opts.bits = C.uint64_t(bits) } }
+
+// New creates an empty filter sized for capacity keys at false-positive rate
+// fpr (for example 1e7 keys at 0.01). The errors wrap ErrInvalidArgument
+// (capacity 0 without WithBits, fpr outside [1e-10, 1) or NaN, a bad
+// option), ErrTooLarge, ErrNoMemory or ErrKernelUnavailable.
+func New(capacity uint64, fpr float64, opts ...Option) (*Filter, error) {
+	var cfg config
+	cfg.opts.capacity = C.uint64_t(capacity)
+	if fpr == 0 || math.IsNaN(fpr) { // options.fpr 0 would mean "default" in C: here it is a mistake
+		return nil, argErr("new", "fpr must be in [1e-10, 1)")
+	}
+	cfg.opts.fpr = C.double(fpr)
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.err != nil {
+		return nil, cfg.err
+	}
+	if cfg.kernel != "" {
+		name := C.CString(cfg.kernel)
+		defer C.free(unsafe.Pointer(name))
+		cfg.opts.kernel = name
+	}
+	var f *C.bloomsimd_filter
+	if err := statusErr(C.bloomsimd_create_with(&f, &cfg.opts), "new", "", nil); err != nil {
+		return nil, err
+	}
+	return wrap(f), nil
+}
+
+// wrap takes ownership of a C filter.
+func wrap(c *C.bloomsimd_filter) *Filter {
+	f := &Filter{c: c}
+	f.attachView()
+	runtime.SetFinalizer(f, (*Filter).Close)
+	return f
+}
+
+// attachView exposes the bit array to the pure-Go single-key path.
+func (f *Filter) attachView() {
+	var v C.bloomsimd_view
+	if C.bloomsimd_get_view(f.c, &v) != C.BLOOMSIMD_OK || v.layout != 2 || v.blocks == nil {
+		// no single bit array (layered filters) or a layout this package
+		// does not implement: single keys go through the C calls.
+		f.hash = newXXH3Secret(uint64(v.seed))
+		return
+	}
+	f.nblocks = uint64(v.nblocks)
+	f.words = unsafe.Slice((*uint32)(v.blocks), f.nblocks*16)
+	f.words64 = unsafe.Slice((*uint64)(v.blocks), f.nblocks*8)
+	f.sel = (*[64]uint16)(unsafe.Pointer(v._select))
+	f.concurrent = bool(v.concurrent)
+	f.readOnly = bool(v.read_only)
+	f.hash = newXXH3Secret(uint64(v.seed))
+}
+
+// Close frees the filter (or unmaps its file; a writable mapping is not
+// synced: call Sync first). Close is exclusive: no other call on the filter
+// may run at the same time, even with Concurrent. Closing twice is a no-op.
+// Every later call returns ErrClosed, or false / 0 where it returns no error.
+func (f *Filter) Close() error {
+	if f.c == nil {
+		return nil
+	}
+	C.bloomsimd_destroy(f.c)
+	*f = Filter{}
+	runtime.SetFinalizer(f, nil)
+	return nil
+}
+
+// Clear removes every key. It is exclusive, even with Concurrent. A
+// read-only mapped filter returns ErrReadOnly.
+func (f *Filter) Clear() error {
+	if f.c == nil {
+		return ErrClosed
+	}
+	if f.readOnly {
+		return statusErr(C.BLOOMSIMD_ERR_READ_ONLY, "clear", "", nil)
+	}
+	C.bloomsimd_clear(f.c)
+	runtime.KeepAlive(f)
+	return nil
+}

@@ -1,0 +1,3 @@
+module bloomsimd
+
+go 1.19

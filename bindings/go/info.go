@@ -1,0 +1,139 @@
+package bloomsimd
+
+/*
+#include <bloomsimd.h>
+*/
+import "C"
+
+import (
+	"math"
+	"runtime"
+)
+
+// Info describes a filter (bloomsimd_get_info).
+type Info struct {
+	Capacity    uint64  // as requested (0 if sized by WithBits)
+	FPR         float64 // target FPR: requested, or the model's FPR at capacity
+	Bits        uint64  // Blocks * 512
+	Blocks      uint64  // 64-byte blocks
+	K           int     // bits set per key
+	Seed        uint64
+	MemoryBytes uint64 // bytes of the bit array
+	Kernel      string // the kernel this filter runs ("avx512", ...)
+	Concurrent  bool
+	ReadOnly    bool // a read-only mapping
+	PureGo      bool // single-key calls run in Go over the bit array (no cgo call per key)
+}
+
+// Info describes the filter (the zero Info for a closed filter).
+func (f *Filter) Info() Info {
+	if f.c == nil {
+		return Info{}
+	}
+	var ci C.bloomsimd_info
+	C.bloomsimd_get_info(f.c, &ci)
+	runtime.KeepAlive(f)
+	return Info{
+		Capacity:    uint64(ci.capacity),
+		FPR:         float64(ci.fpr),
+		Bits:        uint64(ci.bits),
+		Blocks:      uint64(ci.blocks),
+		K:           int(ci.k),
+		Seed:        uint64(ci.seed),
+		MemoryBytes: uint64(ci.memory_bytes),
+		Kernel:      C.GoString(ci.kernel),
+		Concurrent:  ci.flags&C.BLOOMSIMD_CONCURRENT != 0,
+		ReadOnly:    f.readOnly,
+		PureGo:      f.words != nil,
+	}
+}
+
+// PredictedFPR is the layout's exact FPR model for this filter's geometry
+// after items distinct keys (NaN for a closed filter).
+func (f *Filter) PredictedFPR(items uint64) float64 {
+	if f.c == nil {
+		return math.NaN()
+	}
+	p := float64(C.bloomsimd_predicted_fpr(f.c, C.uint64_t(items)))
+	runtime.KeepAlive(f)
+	return p
+}
+
+// EstimateCount estimates the number of distinct keys inserted, from the
+// fraction of bits set (docs/ESTIMATES.md): 0 for an empty filter, +Inf for
+// a saturated one, NaN for a closed one.
+func (f *Filter) EstimateCount() float64 {
+	if f.c == nil {
+		return math.NaN()
+	}
+	n := float64(C.bloomsimd_estimate_count(f.c))
+	runtime.KeepAlive(f)
+	return n
+}
+
+// FillRatio is the fraction of bits set, in [0, 1] (NaN for a closed filter).
+func (f *Filter) FillRatio() float64 {
+	if f.c == nil {
+		return math.NaN()
+	}
+	r := float64(C.bloomsimd_fill_ratio(f.c))
+	runtime.KeepAlive(f)
+	return r
+}
+
+// Union sets f |= src. Both need the same geometry and seed (else an error
+// wrapping ErrIncompatible, f untouched); ErrReadOnly for a read-only f.
+func (f *Filter) Union(src *Filter) error { return f.setop("union", src) }
+
+// Intersect sets f &= src, with Union's rules.
+func (f *Filter) Intersect(src *Filter) error { return f.setop("intersect", src) }
+
+func (f *Filter) setop(op string, src *Filter) error {
+	if f.c == nil || src == nil || src.c == nil {
+		return ErrClosed
+	}
+	var st C.bloomsimd_status
+	if op == "union" {
+		st = C.bloomsimd_union(f.c, src.c)
+	} else {
+		st = C.bloomsimd_intersect(f.c, src.c)
+	}
+	runtime.KeepAlive(f)
+	runtime.KeepAlive(src)
+	return statusErr(st, op, "", nil)
+}
+
+// Version is the loaded library's version, "MAJOR.MINOR.PATCH".
+func Version() string { return C.GoString(C.bloomsimd_version_string()) }
+
+// Kernels lists the kernels compiled in, best first (including ones this CPU
+// cannot run: see KernelSupported).
+func Kernels() []string {
+	n := int(C.bloomsimd_kernel_count())
+	names := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		names = append(names, C.GoString(C.bloomsimd_kernel_name(C.size_t(i))))
+	}
+	return names
+}
+
+// KernelSupported reports whether this CPU runs the named kernel natively.
+func KernelSupported(name string) bool {
+	for i := 0; i < int(C.bloomsimd_kernel_count()); i++ {
+		c := C.bloomsimd_kernel_name(C.size_t(i))
+		if C.GoString(c) == name {
+			return bool(C.bloomsimd_kernel_supported(c)) && !bool(C.bloomsimd_kernel_emulated(c))
+		}
+	}
+	return false
+}
+
+// DefaultKernel is the kernel New uses without WithKernel ("" if the
+// BLOOMSIMD_KERNEL environment variable names one this CPU cannot run).
+func DefaultKernel() string {
+	c := C.bloomsimd_default_kernel()
+	if c == nil {
+		return ""
+	}
+	return C.GoString(c)
+}

@@ -1,0 +1,237 @@
+package bloomsimd
+
+// XXH3_64bits_withSeed in Go, bit-exact with libxxhash (xxh3_test.go checks
+// every length 0..512 and random longer keys against the library for several
+// seeds). It follows the public xxHash specification (doc/xxhash_spec.md of
+// the xxHash project): short inputs (0..16, 17..128, 129..240 bytes) are mixed
+// directly with the secret; longer ones run 8 accumulators over 64-byte
+// stripes, scrambled every 1024 bytes. The seeded long path uses a custom
+// secret derived from the seed, computed once per filter (xxh3Secret).
+//
+// Why in Go: single-key Add/Contains must not pay a cgo call (~30-60 ns) per
+// key, and the hash is half of a single-key probe.
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+const (
+	prime32_1 = 0x9E3779B1
+	prime32_2 = 0x85EBCA77
+	prime32_3 = 0xC2B2AE3D
+	prime64_1 = 0x9E3779B185EBCA87
+	prime64_2 = 0xC2B2AE3D27D4EB4F
+	prime64_3 = 0x165667B19E3779F9
+	prime64_4 = 0x85EBCA77C2B2AE63
+	prime64_5 = 0x27D4EB2F165667C5
+	primeMX1  = 0x165667919E3779F9
+	primeMX2  = 0x9FB21C651E98DF25
+
+	secretSize      = 192
+	stripeLen       = 64
+	consumeRate     = 8 // secret bytes advanced per stripe
+	stripesPerBlock = (secretSize - stripeLen) / consumeRate
+	blockLen        = stripeLen * stripesPerBlock
+	midStartOffset  = 3
+	midLastOffset   = 17
+	secretSizeMin   = 136
+	lastAccStart    = 7
+	mergeAccsStart  = 11
+)
+
+// kSecret is XXH3's default secret (the specification's 192 bytes).
+var kSecret = [secretSize]byte{
+	0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c, 0xf7, 0x21, 0xad, 0x1c,
+	0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb, 0x72, 0x40, 0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f,
+	0xcb, 0x79, 0xe6, 0x4e, 0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21,
+	0xb8, 0x08, 0x46, 0x74, 0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6, 0x81, 0x3a, 0x26, 0x4c,
+	0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb, 0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53, 0x2e, 0xa3,
+	0x71, 0x64, 0x48, 0x97, 0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8,
+	0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f, 0xf9, 0xdc, 0xbb, 0xc7, 0xc7, 0x0b, 0x4f, 0x1d,
+	0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31, 0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64,
+	0xea, 0xc5, 0xac, 0x83, 0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb,
+	0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26, 0x29, 0xd4, 0x68, 0x9e,
+	0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc, 0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce,
+	0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
+}
+
+// xxh3Secret is a seed's hashing state: the constants of the short paths and
+// the custom secret of the long path.
+type xxh3Secret struct {
+	seed    uint64
+	bitflip uint64 // the 4..8-byte path's constant (u64 keys): kernels/layout.h section 1
+	custom  [secretSize]byte
+}
+
+func newXXH3Secret(seed uint64) *xxh3Secret {
+	s := &xxh3Secret{seed: seed}
+	// 4..8-byte path: the seed with its low half byte-swapped into the high half.
+	mixed := seed ^ uint64(bits.ReverseBytes32(uint32(seed)))<<32
+	s.bitflip = (le64(kSecret[8:]) ^ le64(kSecret[16:])) - mixed
+	for i := 0; i < secretSize; i += 16 {
+		binary.LittleEndian.PutUint64(s.custom[i:], le64(kSecret[i:])+seed)
+		binary.LittleEndian.PutUint64(s.custom[i+8:], le64(kSecret[i+8:])-seed)
+	}
+	return s
+}
+
+func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+func le32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
+
+func mulFold64(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+func xxh64Avalanche(h uint64) uint64 {
+	h ^= h >> 33
+	h *= prime64_2
+	h ^= h >> 29
+	h *= prime64_3
+	return h ^ h>>32
+}
+
+func xxh3Avalanche(h uint64) uint64 {
+	h ^= h >> 37
+	h *= primeMX1
+	return h ^ h>>32
+}
+
+func rrmxmx(h, length uint64) uint64 {
+	h ^= bits.RotateLeft64(h, 49) ^ bits.RotateLeft64(h, 24)
+	h *= primeMX2
+	h ^= (h >> 35) + length
+	h *= primeMX2
+	return h ^ h>>28
+}
+
+// hashU64 is XXH3_64bits_withSeed of the 8 little-endian bytes of key
+// (the 4..8-byte path with both 32-bit reads fixed: rotl64(key, 32)).
+func (s *xxh3Secret) hashU64(key uint64) uint64 {
+	return rrmxmx(bits.RotateLeft64(key, 32)^s.bitflip, 8)
+}
+
+// hash is XXH3_64bits_withSeed(b, len(b), seed).
+func (s *xxh3Secret) hash(b []byte) uint64 {
+	n := len(b)
+	switch {
+	case n <= 16:
+		return s.hash0to16(b)
+	case n <= 128:
+		return s.hash17to128(b)
+	case n <= 240:
+		return s.hash129to240(b)
+	default:
+		return hashLong(b, &s.custom)
+	}
+}
+
+func (s *xxh3Secret) hash0to16(b []byte) uint64 {
+	n := len(b)
+	seed := s.seed
+	switch {
+	case n > 8:
+		flip1 := (le64(kSecret[24:]) ^ le64(kSecret[32:])) + seed
+		flip2 := (le64(kSecret[40:]) ^ le64(kSecret[48:])) - seed
+		lo := le64(b) ^ flip1
+		hi := le64(b[n-8:]) ^ flip2
+		acc := uint64(n) + bits.ReverseBytes64(lo) + hi + mulFold64(lo, hi)
+		return xxh3Avalanche(acc)
+	case n >= 4:
+		in64 := uint64(le32(b[n-4:])) + uint64(le32(b))<<32
+		return rrmxmx(in64^s.bitflip, uint64(n))
+	case n > 0:
+		combined := uint32(b[0])<<16 | uint32(b[n>>1])<<24 | uint32(b[n-1]) | uint32(n)<<8
+		flip := uint64(le32(kSecret[0:])^le32(kSecret[4:])) + seed
+		return xxh64Avalanche(uint64(combined) ^ flip)
+	default:
+		return xxh64Avalanche(seed ^ le64(kSecret[56:]) ^ le64(kSecret[64:]))
+	}
+}
+
+func mix16(b []byte, secret []byte, seed uint64) uint64 {
+	return mulFold64(le64(b)^(le64(secret)+seed), le64(b[8:])^(le64(secret[8:])-seed))
+}
+
+func (s *xxh3Secret) hash17to128(b []byte) uint64 {
+	n := len(b)
+	seed := s.seed
+	acc := uint64(n) * prime64_1
+	if n > 32 {
+		if n > 64 {
+			if n > 96 {
+				acc += mix16(b[48:], kSecret[96:], seed)
+				acc += mix16(b[n-64:], kSecret[112:], seed)
+			}
+			acc += mix16(b[32:], kSecret[64:], seed)
+			acc += mix16(b[n-48:], kSecret[80:], seed)
+		}
+		acc += mix16(b[16:], kSecret[32:], seed)
+		acc += mix16(b[n-32:], kSecret[48:], seed)
+	}
+	acc += mix16(b, kSecret[0:], seed)
+	acc += mix16(b[n-16:], kSecret[16:], seed)
+	return xxh3Avalanche(acc)
+}
+
+func (s *xxh3Secret) hash129to240(b []byte) uint64 {
+	n := len(b)
+	seed := s.seed
+	acc := uint64(n) * prime64_1
+	for i := 0; i < 8; i++ {
+		acc += mix16(b[16*i:], kSecret[16*i:], seed)
+	}
+	acc = xxh3Avalanche(acc)
+	for i := 8; i < n/16; i++ {
+		acc += mix16(b[16*i:], kSecret[16*(i-8)+midStartOffset:], seed)
+	}
+	acc += mix16(b[n-16:], kSecret[secretSizeMin-midLastOffset:], seed)
+	return xxh3Avalanche(acc)
+}
+
+// accumulate512 is one 64-byte stripe into the 8 accumulators.
+func accumulate512(acc *[8]uint64, stripe, secret []byte) {
+	_ = stripe[63]
+	_ = secret[63]
+	for i := 0; i < 8; i++ {
+		v := le64(stripe[8*i:])
+		k := v ^ le64(secret[8*i:])
+		acc[i^1] += v
+		acc[i] += uint64(uint32(k)) * (k >> 32)
+	}
+}
+
+func scramble(acc *[8]uint64, secret []byte) {
+	for i := 0; i < 8; i++ {
+		a := acc[i]
+		a ^= a >> 47
+		a ^= le64(secret[8*i:])
+		acc[i] = a * prime32_1
+	}
+}
+
+func hashLong(b []byte, secret *[secretSize]byte) uint64 {
+	n := len(b)
+	acc := [8]uint64{prime32_3, prime64_1, prime64_2, prime64_3, prime64_4, prime32_2, prime64_5, prime32_1}
+	blocks := (n - 1) / blockLen
+	for blk := 0; blk < blocks; blk++ {
+		base := b[blk*blockLen:]
+		for s := 0; s < stripesPerBlock; s++ {
+			accumulate512(&acc, base[s*stripeLen:], secret[s*consumeRate:])
+		}
+		scramble(&acc, secret[secretSize-stripeLen:])
+	}
+	stripes := ((n - 1) - blockLen*blocks) / stripeLen
+	base := b[blocks*blockLen:]
+	for s := 0; s < stripes; s++ {
+		accumulate512(&acc, base[s*stripeLen:], secret[s*consumeRate:])
+	}
+	accumulate512(&acc, b[n-stripeLen:], secret[secretSize-stripeLen-lastAccStart:])
+	result := uint64(n) * prime64_1
+	for i := 0; i < 4; i++ {
+		m := secret[mergeAccsStart+16*i:]
+		result += mulFold64(acc[2*i]^le64(m), acc[2*i+1]^le64(m[8:]))
+	}
+	return xxh3Avalanche(result)
+}
