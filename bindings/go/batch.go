@@ -1,7 +1,30 @@
 package bloomsimd
 
 /*
+#include <stdint.h>
 #include <bloomsimd.h>
+
+// The hot batch entry points take the filter as an integer: cgo checks every
+// pointer argument whose type is an incomplete struct by boxing it into an
+// interface, one 8-byte allocation per call (Go 1.19); an integer is not
+// checked. The keys and outputs are Go memory without Go pointers in it,
+// which cgo's rules allow C to read and write during the call.
+static bloomsimd_status gb_add_batch_u64(uintptr_t f, const uint64_t *keys, size_t n)
+{
+    return bloomsimd_add_batch_u64((bloomsimd_filter *)f, keys, n);
+}
+static size_t gb_contains_batch_u64(uintptr_t f, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    return bloomsimd_contains_batch_u64((const bloomsimd_filter *)f, keys, n, out);
+}
+static bloomsimd_status gb_add_hashes(uintptr_t f, const uint64_t *hashes, size_t n)
+{
+    return bloomsimd_add_hashes((bloomsimd_filter *)f, hashes, n);
+}
+static size_t gb_contains_hashes(uintptr_t f, const uint64_t *hashes, size_t n, uint8_t *out)
+{
+    return bloomsimd_contains_hashes((const bloomsimd_filter *)f, hashes, n, out);
+}
 */
 import "C"
 
@@ -20,6 +43,9 @@ import (
 const hashChunk = 1024
 
 var hashPool = sync.Pool{New: func() any { return new([hashChunk]uint64) }}
+
+// handle is the C filter as the integer the gb_ wrappers take.
+func (f *Filter) handle() C.uintptr_t { return C.uintptr_t(uintptr(unsafe.Pointer(f.c))) }
 
 func u64p(s []uint64) *C.uint64_t {
 	if len(s) == 0 {
@@ -52,7 +78,7 @@ func (f *Filter) AddUint64s(keys []uint64) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	err := statusErr(C.bloomsimd_add_batch_u64(f.c, u64p(keys), C.size_t(len(keys))), "add", "", nil)
+	err := statusErr(C.gb_add_batch_u64(f.handle(), u64p(keys), C.size_t(len(keys))), "add", "", nil)
 	runtime.KeepAlive(f)
 	return err
 }
@@ -66,7 +92,7 @@ func (f *Filter) ContainsUint64s(keys []uint64, out []bool) int {
 	if f.c == nil || len(keys) == 0 {
 		return 0
 	}
-	n := C.bloomsimd_contains_batch_u64(f.c, u64p(keys), C.size_t(len(keys)), boolp(out))
+	n := C.gb_contains_batch_u64(f.handle(), u64p(keys), C.size_t(len(keys)), boolp(out))
 	runtime.KeepAlive(f)
 	return int(n)
 }
@@ -80,7 +106,7 @@ func (f *Filter) AddHashes(hashes []uint64) error {
 	if len(hashes) == 0 {
 		return nil
 	}
-	err := statusErr(C.bloomsimd_add_hashes(f.c, u64p(hashes), C.size_t(len(hashes))), "add", "", nil)
+	err := statusErr(C.gb_add_hashes(f.handle(), u64p(hashes), C.size_t(len(hashes))), "add", "", nil)
 	runtime.KeepAlive(f)
 	return err
 }
@@ -91,7 +117,7 @@ func (f *Filter) ContainsHashes(hashes []uint64, out []bool) int {
 	if f.c == nil || len(hashes) == 0 {
 		return 0
 	}
-	n := C.bloomsimd_contains_hashes(f.c, u64p(hashes), C.size_t(len(hashes)), boolp(out))
+	n := C.gb_contains_hashes(f.handle(), u64p(hashes), C.size_t(len(hashes)), boolp(out))
 	runtime.KeepAlive(f)
 	return int(n)
 }

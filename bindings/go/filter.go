@@ -57,6 +57,7 @@ import "C"
 import (
 	"math"
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -156,8 +157,17 @@ func New(capacity uint64, fpr float64, opts ...Option) (*Filter, error) {
 func wrap(c *C.bloomsimd_filter) *Filter {
 	f := &Filter{c: c}
 	f.attachView()
-	runtime.SetFinalizer(f, (*Filter).Close)
+	runtime.SetFinalizer(f, finalize)
 	return f
+}
+
+// finalized counts filters closed by the garbage collector (finalizer_test.go).
+var finalized atomic.Int64
+
+// finalize is the safety net for a Filter dropped without Close.
+func finalize(f *Filter) {
+	finalized.Add(1)
+	f.Close()
 }
 
 // attachView exposes the bit array to the pure-Go single-key path.

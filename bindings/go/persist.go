@@ -134,6 +134,6 @@ func (f *Filter) UnmarshalBinary(data []byte) error {
 	*f = *g
 	*g = Filter{}
 	runtime.SetFinalizer(f, nil)
-	runtime.SetFinalizer(f, (*Filter).Close)
+	runtime.SetFinalizer(f, finalize)
 	return nil
 }

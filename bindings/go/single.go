@@ -237,3 +237,36 @@ func (f *Filter) cContainsHash(h uint64) bool {
 	runtime.KeepAlive(f)
 	return hit
 }
+
+// InsertNewUint64 inserts key and reports whether it was (probably) absent
+// before: the deduplication step, one key at a time. With Concurrent, of
+// several goroutines inserting the same new key at least one is told it is
+// new. Errors: ErrReadOnly, ErrClosed.
+func (f *Filter) InsertNewUint64(key uint64) (bool, error) {
+	return f.insertNewHash(f.hashU64OrZero(key))
+}
+
+// InsertNew is InsertNewUint64 for a byte key.
+func (f *Filter) InsertNew(key []byte) (bool, error) { return f.insertNewHash(f.Hash(key)) }
+
+// InsertNewString is InsertNewUint64 for a string key.
+func (f *Filter) InsertNewString(key string) (bool, error) { return f.InsertNew(stringBytes(key)) }
+
+func (f *Filter) hashU64OrZero(key uint64) uint64 {
+	if f.hash == nil {
+		return 0
+	}
+	return f.hash.hashU64(key)
+}
+
+func (f *Filter) insertNewHash(h uint64) (bool, error) {
+	if err := f.writable("insert new"); err != nil {
+		return false, err
+	}
+	if f.words == nil {
+		return f.cInsertNewHash(h)
+	}
+	isNew := f.addNewHash(h)
+	runtime.KeepAlive(f)
+	return isNew, nil
+}

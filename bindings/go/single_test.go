@@ -1,0 +1,217 @@
+package bloomsimd
+
+import (
+	"bytes"
+	"testing"
+)
+
+// The pure-Go single-key path must write exactly the bytes the C kernels
+// write, for every kernel this CPU runs, every k, several seeds, plain and
+// concurrent filters, and both key kinds; and answer exactly as C does.
+func TestSingleKeyGoIsByteIdenticalToCKernels(t *testing.T) {
+	for _, kernel := range supportedKernels() {
+		for k := 1; k <= 16; k++ {
+			for _, seed := range []uint64{0, 0x9E3779B97F4A7C15} {
+				for _, conc := range []bool{false, true} {
+					opts := []Option{WithKernel(kernel), WithK(k), WithSeed(seed)}
+					if conc {
+						opts = append(opts, Concurrent())
+					}
+					what := name(kernel, " k=", k, " seed=", seed, " concurrent=", conc)
+					ks := keys(uint64(k), 3000)
+					goF := mustNew(t, 3000, 0.01, opts...)
+					cBatch := mustNew(t, 3000, 0.01, opts...)
+					cSingle := mustNew(t, 3000, 0.01, opts...)
+					if !goF.Info().PureGo {
+						t.Fatalf("%s: single keys do not run in Go", what)
+					}
+					for _, x := range ks {
+						if err := goF.AddUint64(x); err != nil {
+							t.Fatal(err)
+						}
+						if err := cSingle.cAddUint64(x); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if err := cBatch.AddUint64s(ks); err != nil {
+						t.Fatal(err)
+					}
+					sameBits(t, what+" go vs C batch", goF, cBatch)
+					sameBits(t, what+" go vs C single", goF, cSingle)
+
+					// Lookups: Go single, C single and C batch agree on present and absent keys.
+					probe := append(keys(uint64(k), 3000), keys(1000+uint64(k), 20000)...)
+					out := make([]bool, len(probe))
+					cBatch.ContainsUint64s(probe, out)
+					for i, x := range probe {
+						g := goF.ContainsUint64(x)
+						if g != out[i] || g != goF.cContainsUint64(x) {
+							t.Fatalf("%s: key %d: Go %v, C batch %v, C single %v", what, i, g, out[i], goF.cContainsUint64(x))
+						}
+						if i < 3000 && !g {
+							t.Fatalf("%s: false negative for key %d", what, i)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSingleByteKeysGoIsByteIdenticalToC(t *testing.T) {
+	for _, kernel := range supportedKernels() {
+		for _, conc := range []bool{false, true} {
+			opts := []Option{WithKernel(kernel), WithSeed(77)}
+			if conc {
+				opts = append(opts, Concurrent())
+			}
+			bk := byteKeys(5, 4000)
+			strs := make([]string, len(bk))
+			for i := range bk {
+				strs[i] = string(bk[i])
+			}
+			goF := mustNew(t, 4000, 0.001, opts...)
+			goS := mustNew(t, 4000, 0.001, opts...)
+			cF := mustNew(t, 4000, 0.001, opts...)
+			batchS := mustNew(t, 4000, 0.001, opts...)
+			batchB := mustNew(t, 4000, 0.001, opts...)
+			for i, key := range bk {
+				if err := goF.Add(key); err != nil {
+					t.Fatal(err)
+				}
+				if err := goS.AddString(strs[i]); err != nil {
+					t.Fatal(err)
+				}
+				if err := cF.cAdd(key); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := batchS.AddStrings(strs); err != nil {
+				t.Fatal(err)
+			}
+			if err := batchB.AddBytes(bk); err != nil {
+				t.Fatal(err)
+			}
+			what := name(kernel, " concurrent=", conc)
+			sameBits(t, what+" Add vs C add", goF, cF)
+			sameBits(t, what+" AddString vs C add", goS, cF)
+			sameBits(t, what+" AddStrings vs C add", batchS, cF)
+			sameBits(t, what+" AddBytes vs C add", batchB, cF)
+
+			absent := byteKeys(6, 4000)
+			absentS := make([]string, len(absent))
+			for i := range absent {
+				absentS[i] = string(absent[i])
+			}
+			out := make([]bool, len(absent))
+			outB := make([]bool, len(absent))
+			nS := cF.ContainsStrings(absentS, out)
+			nB := cF.ContainsBytes(absent, outB)
+			count := 0
+			for i, key := range absent {
+				g := cF.Contains(key)
+				if g != out[i] || g != outB[i] || g != cF.ContainsString(absentS[i]) {
+					t.Fatalf("%s: absent key %d: Contains %v, ContainsStrings %v, ContainsBytes %v", what, i, g, out[i], outB[i])
+				}
+				if g {
+					count++
+				}
+			}
+			if nS != count || nB != count {
+				t.Fatalf("%s: counts %d %d, want %d", what, nS, nB, count)
+			}
+			if n := cF.ContainsStrings(strs, nil); n != len(strs) {
+				t.Fatalf("%s: %d of %d inserted strings found", what, n, len(strs))
+			}
+			for i, key := range bk {
+				if !cF.Contains(key) || !cF.ContainsString(strs[i]) {
+					t.Fatalf("%s: false negative for key %d", what, i)
+				}
+			}
+		}
+	}
+}
+
+// A filter spanning many blocks with the largest block index: the block
+// derivation must use all 32 high hash bits (no overflow at 2^20 blocks).
+func TestSingleKeyLargeFilterMatchesC(t *testing.T) {
+	goF := mustNew(t, 0, 0.01, WithBits(512<<20), WithK(7))
+	cF := mustNew(t, 0, 0.01, WithBits(512<<20), WithK(7))
+	ks := keys(9, 200000)
+	for _, x := range ks {
+		goF.AddUint64(x)
+	}
+	cF.AddUint64s(ks)
+	sameBits(t, "2^20 blocks", goF, cF)
+}
+
+func TestInsertNewSingleReportsFirstInsertOnly(t *testing.T) {
+	for _, conc := range []bool{false, true} {
+		var opts []Option
+		if conc {
+			opts = append(opts, Concurrent())
+		}
+		f := mustNew(t, 10000, 0.001, opts...)
+		ref := mustNew(t, 10000, 0.001, opts...)
+		ks := keys(11, 5000)
+		fresh := 0
+		for _, x := range ks {
+			isNew, err := f.InsertNewUint64(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if isNew {
+				fresh++
+			}
+			again, _ := f.InsertNewUint64(x)
+			if again {
+				t.Fatalf("concurrent=%v: a key reported new twice", conc)
+			}
+		}
+		// at 0.1% FPR, a handful of keys may look old on first insert
+		if fresh < 4950 {
+			t.Fatalf("concurrent=%v: only %d of 5000 distinct keys reported new", conc, fresh)
+		}
+		isNew, _ := f.InsertNew([]byte("hello"))
+		again, _ := f.InsertNewString("hello")
+		if !isNew || again {
+			t.Fatalf("InsertNew/InsertNewString: %v %v", isNew, again)
+		}
+		ref.AddUint64s(ks)
+		ref.Add([]byte("hello"))
+		sameBits(t, "InsertNew vs AddUint64s", f, ref)
+	}
+}
+
+func TestSingleKeysAllocateNothing(t *testing.T) {
+	f := mustNew(t, 1000, 0.01)
+	key := []byte("0123456789abcdef")
+	s := "0123456789abcdef"
+	allocs := testing.AllocsPerRun(100, func() {
+		f.AddUint64(42)
+		f.ContainsUint64(42)
+		f.Add(key)
+		f.Contains(key)
+		f.AddString(s)
+		f.ContainsString(s)
+	})
+	if allocs != 0 {
+		t.Fatalf("single-key calls allocate %v times", allocs)
+	}
+	ks := keys(1, 1024)
+	out := make([]bool, 1024)
+	strs := make([]string, 1024)
+	for i := range strs {
+		strs[i] = string(bytes.Repeat([]byte{byte(i)}, 16))
+	}
+	f.AddStrings(strs) // warm the pool
+	allocs = testing.AllocsPerRun(100, func() {
+		f.AddUint64s(ks)
+		f.ContainsUint64s(ks, out)
+		f.AddStrings(strs)
+		f.ContainsStrings(strs, out)
+	})
+	if allocs != 0 {
+		t.Fatalf("batch calls allocate %v times", allocs)
+	}
+}
