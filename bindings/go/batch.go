@@ -122,20 +122,15 @@ func (f *Filter) ContainsHashes(hashes []uint64, out []bool) int {
 	return int(n)
 }
 
-// hashed runs fn over chunks of at most hashChunk hashes of n keys, where
-// key(i) returns key i's bytes. It stops at fn's first error.
-func (f *Filter) hashed(n int, key func(int) []byte, fn func(base int, hashes []uint64) error) error {
+// chunks runs fn over chunks of at most hashChunk hashes of n keys, where
+// fill(base, dst) hashes keys base .. base+len(dst)-1 into dst. It stops at
+// fn's first error. Two closure calls per chunk, none per key.
+func (f *Filter) chunks(n int, fill func(base int, dst []uint64), fn func(base int, hashes []uint64) error) error {
 	buf := hashPool.Get().(*[hashChunk]uint64)
 	defer hashPool.Put(buf)
 	for base := 0; base < n; base += hashChunk {
-		count := n - base
-		if count > hashChunk {
-			count = hashChunk
-		}
-		hs := buf[:count]
-		for i := range hs {
-			hs[i] = f.hash.hash(key(base + i))
-		}
+		hs := buf[:min(hashChunk, n-base)]
+		fill(base, hs)
 		if err := fn(base, hs); err != nil {
 			return err
 		}
@@ -143,20 +138,41 @@ func (f *Filter) hashed(n int, key func(int) []byte, fn func(base int, hashes []
 	return nil
 }
 
-func (f *Filter) addKeys(n int, key func(int) []byte) error {
+func min(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func (s *xxh3Secret) hashStrings(dst []uint64, keys []string) {
+	keys = keys[:len(dst)]
+	for i, k := range keys {
+		dst[i] = s.hash(stringBytes(k))
+	}
+}
+
+func (s *xxh3Secret) hashBytes(dst []uint64, keys [][]byte) {
+	keys = keys[:len(dst)]
+	for i, k := range keys {
+		dst[i] = s.hash(k)
+	}
+}
+
+func (f *Filter) addChunks(n int, fill func(base int, dst []uint64)) error {
 	if f.c == nil {
 		return ErrClosed
 	}
-	return f.hashed(n, key, func(_ int, hs []uint64) error { return f.AddHashes(hs) })
+	return f.chunks(n, fill, func(_ int, hs []uint64) error { return f.AddHashes(hs) })
 }
 
-func (f *Filter) containsKeys(n int, key func(int) []byte, out []bool) int {
+func (f *Filter) containsChunks(n int, fill func(base int, dst []uint64), out []bool) int {
 	checkOut(out, n)
 	if f.c == nil {
 		return 0
 	}
 	total := 0
-	_ = f.hashed(n, key, func(base int, hs []uint64) error {
+	_ = f.chunks(n, fill, func(base int, hs []uint64) error {
 		var o []bool
 		if out != nil {
 			o = out[base : base+len(hs)]
@@ -169,20 +185,20 @@ func (f *Filter) containsKeys(n int, key func(int) []byte, out []bool) int {
 
 // AddStrings inserts a batch of string keys (each hashed as its bytes).
 func (f *Filter) AddStrings(keys []string) error {
-	return f.addKeys(len(keys), func(i int) []byte { return stringBytes(keys[i]) })
+	return f.addChunks(len(keys), func(base int, dst []uint64) { f.hash.hashStrings(dst, keys[base:]) })
 }
 
 // ContainsStrings looks up a batch of string keys, as ContainsUint64s.
 func (f *Filter) ContainsStrings(keys []string, out []bool) int {
-	return f.containsKeys(len(keys), func(i int) []byte { return stringBytes(keys[i]) }, out)
+	return f.containsChunks(len(keys), func(base int, dst []uint64) { f.hash.hashStrings(dst, keys[base:]) }, out)
 }
 
 // AddBytes inserts a batch of byte keys: keys[i] is one key.
 func (f *Filter) AddBytes(keys [][]byte) error {
-	return f.addKeys(len(keys), func(i int) []byte { return keys[i] })
+	return f.addChunks(len(keys), func(base int, dst []uint64) { f.hash.hashBytes(dst, keys[base:]) })
 }
 
 // ContainsBytes looks up a batch of byte keys, as ContainsUint64s.
 func (f *Filter) ContainsBytes(keys [][]byte, out []bool) int {
-	return f.containsKeys(len(keys), func(i int) []byte { return keys[i] }, out)
+	return f.containsChunks(len(keys), func(base int, dst []uint64) { f.hash.hashBytes(dst, keys[base:]) }, out)
 }

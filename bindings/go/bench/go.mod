@@ -1,0 +1,23 @@
+module bloomsimd/bench
+
+go 1.19
+
+require (
+	bloomsimd v0.0.0
+	github.com/bits-and-blooms/bloom/v3 v3.3.1
+)
+
+require github.com/bits-and-blooms/bitset v1.3.1 // indirect
+
+// Offline build: the package from this repository, bits-and-blooms (and
+// what its go.mod names) from Debian's source trees (golang-github-willf-
+// bloom-dev, golang-github-bits-and-blooms-bitset-dev,
+// golang-github-twmb-murmur3-dev; scripts/install-deps.sh). Directory
+// replacements need no go.sum and no network: GOFLAGS=-mod=mod GOPROXY=off.
+replace bloomsimd => ../
+
+replace github.com/bits-and-blooms/bloom/v3 => /usr/share/gocode/src/github.com/bits-and-blooms/bloom
+
+replace github.com/bits-and-blooms/bitset => /usr/share/gocode/src/github.com/bits-and-blooms/bitset
+
+replace github.com/twmb/murmur3 => /usr/share/gocode/src/github.com/twmb/murmur3
