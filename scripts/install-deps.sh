@@ -17,6 +17,9 @@ packages=(
   libbloom-dev gnuplot-nox valgrind linux-perf
   # the real aarch64 run: cross compiler and user-mode emulator
   gcc-aarch64-linux-gnu qemu-user
+  # Go package (bindings/go): toolchain; bits-and-blooms (and the murmur3 its
+  # go.mod names) for its comparison benchmarks, built offline from Debian's sources
+  golang-go golang-github-willf-bloom-dev golang-github-twmb-murmur3-dev
 )
 
 missing=()

@@ -8,6 +8,7 @@
 #   fuzz      libFuzzer on deserialize for FUZZ_SECONDS (default 120) under ASan+UBSan
 #   aarch64   cross-compiled suite under qemu-aarch64 + x86/aarch64 byte-identity (scripts/aarch64-check.sh)
 #   bench     bloomsimd-bench on small sizes: it runs and checks its own results (no timing asserted)
+#   go        the Go package (bindings/go): go vet, go test -race, its benchmarks on 10^5 keys
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
@@ -15,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=${BLOOMSIMD_TEST_DIR:-$root/build-test}
-stages=${STAGES:-release clang asan tsan fuzz aarch64 bench}
+stages=${STAGES:-release clang asan tsan fuzz aarch64 bench go}
 export FUZZ_SECONDS=${FUZZ_SECONDS:-120}
 jobs=$(nproc)
 declare -a summary
@@ -53,6 +54,17 @@ stage_bench() {
   "$out/release/bench/bloomsimd-bench" --keys 1e4,1e5 --reps 2 --queries 100000 --emulated --threads 2 --paired 20 --peer-rounds 10 \
     --quiet --csv "$out/bench-smoke.csv" --json "$out/bench-smoke.json" &&
     test -s "$out/bench-smoke.csv" && test -s "$out/bench-smoke.json"
+}
+stage_go() {
+  [ -f "$out/release/libbloomsimd.a" ] || configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
+  # bindings/go/env.sh: static library from the release build, offline modules,
+  # header and library hashes in the cgo flags (the Go cache cannot see them)
+  eval "$(bash bindings/go/env.sh "$out/release")" || return 1
+  [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
+  (cd bindings/go && go vet ./... && go test -race -count=1 ./...) &&
+    (cd bindings/go/bench && go vet ./... &&
+      go test -short -count=1 -run 'XXX' -bench . -benchtime 20000x . >"$out/go-bench-smoke.txt" 2>&1 &&
+      tail -3 "$out/go-bench-smoke.txt")
 }
 
 mkdir -p "$out"

@@ -79,6 +79,9 @@ type fixture struct {
 
 	oursU64, oursStr *bloomsimd.Filter
 	bbU64, bbStr     *bloom.BloomFilter
+
+	fprOnce sync.Once
+	fprRes  fprResult
 }
 
 var (

@@ -1,0 +1,115 @@
+package bloomsimd_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"bloomsimd"
+)
+
+func ExampleNew() {
+	f, err := bloomsimd.New(1_000_000, 0.01) // 10^6 keys at 1% false positives
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+
+	f.AddString("https://example.com/") // single keys: pure Go, no cgo call
+	fmt.Println(f.ContainsString("https://example.com/"))
+
+	info := f.Info()
+	fmt.Printf("%.2f bits/key, k=%d\n", float64(info.Bits)/1e6, info.K)
+	// Output:
+	// true
+	// 9.91 bits/key, k=6
+}
+
+func ExampleFilter_ContainsUint64s() {
+	f, err := bloomsimd.New(100_000, 0.001, bloomsimd.WithSeed(42))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+
+	ids := make([]uint64, 1024)
+	for i := range ids {
+		ids[i] = uint64(i) * 7919
+	}
+	if err := f.AddUint64s(ids); err != nil { // one cgo call for the whole batch
+		log.Fatal(err)
+	}
+	queries := []uint64{0, 7919, 1, 2}
+	out := make([]bool, len(queries))
+	n := f.ContainsUint64s(queries, out)
+	fmt.Println(n, out)
+	// Output: 2 [true true false false]
+}
+
+func ExampleFilter_InsertNewString() {
+	f, err := bloomsimd.New(1000, 0.001)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	for _, msg := range []string{"a", "b", "a", "c", "b"} {
+		if isNew, _ := f.InsertNewString(msg); isNew {
+			fmt.Print(msg, " ")
+		}
+	}
+	fmt.Println()
+	// Output: a b c
+}
+
+// A cache-penetration guard: a filter built once from every ID that exists,
+// saved, and mapped read-only by each server process (zero-copy: all the
+// processes share one copy in the page cache). A request for an ID the
+// filter has never seen is answered "not found" without touching the
+// database; only the ~0.1% false positives get through.
+func Example_cachePenetrationGuard() {
+	dir, err := os.MkdirTemp("", "guard")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "ids.bsf")
+
+	// Build (a batch job): every existing ID.
+	ids := make([]uint64, 50_000)
+	for i := range ids {
+		ids[i] = 1_000_000 + uint64(i)*3
+	}
+	builder, err := bloomsimd.New(uint64(len(ids)), 0.001)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := builder.AddUint64s(ids); err != nil {
+		log.Fatal(err)
+	}
+	if err := builder.Save(path); err != nil { // atomic: readers see the old file or the new one
+		log.Fatal(err)
+	}
+	builder.Close()
+
+	// Serve (each process): map read-only and check requests one at a time.
+	guard, err := bloomsimd.Map(path, bloomsimd.ReadOnly)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer guard.Close()
+	blocked := 0
+	for id := uint64(2_000_000); id < 2_100_000; id++ { // IDs that do not exist
+		if !guard.ContainsUint64(id) {
+			blocked++
+		}
+	}
+	fmt.Println("existing ID passes:", guard.ContainsUint64(1_000_003))
+	fmt.Printf("blocked %.1f%% of requests for missing IDs\n", float64(blocked)/1000)
+	fmt.Println("read-only:", errors.Is(guard.AddUint64(1), bloomsimd.ErrReadOnly))
+	// Output:
+	// existing ID passes: true
+	// blocked 99.9% of requests for missing IDs
+	// read-only: true
+}
