@@ -40,6 +40,8 @@ func BenchmarkPaired(b *testing.B) {
 						r := pairedRounds(fx, op.name, ours, op.peer, rounds)
 						b.ReportMetric(r.oursNs, "ours-ns/key")
 						b.ReportMetric(r.peerNs, "peer-ns/key")
+						b.ReportMetric(r.oursCPU, "ours-cpu-ns/key")
+						b.ReportMetric(r.peerCPU, "peer-cpu-ns/key")
 						b.ReportMetric(r.p10, "x-p10")
 						b.ReportMetric(r.median, "x-median")
 						b.ReportMetric(r.p90, "x-p90")
@@ -53,7 +55,7 @@ func BenchmarkPaired(b *testing.B) {
 }
 
 type pairedResult struct {
-	oursNs, peerNs, p10, median, p90, quiet, cpuMedian float64
+	oursNs, peerNs, oursCPU, peerCPU, p10, median, p90, quiet, cpuMedian float64
 }
 
 var pairedCache = map[string]pairedResult{}
@@ -84,7 +86,7 @@ func pairedRounds(fx *fixture, op string, ours, peer contender, rounds int) pair
 		}
 		return time.Since(t0), threadCPU() - c0
 	}
-	type round struct{ ours, peer, ratio, cpuRatio float64 }
+	type round struct{ ours, peer, oursCPU, peerCPU, ratio, cpuRatio float64 }
 	rs := make([]round, rounds)
 	for r := range rs {
 		lo := (r * window) % (fx.n - window + 1)
@@ -96,7 +98,8 @@ func pairedRounds(fx *fixture, op string, ours, peer contender, rounds int) pair
 			wp, cp = run(fp, lo)
 			wo, co = run(fo, lo)
 		}
-		rs[r] = round{float64(wo) / float64(window), float64(wp) / float64(window), float64(wp) / float64(wo),
+		w := float64(window)
+		rs[r] = round{float64(wo) / w, float64(wp) / w, float64(co) / w, float64(cp) / w, float64(wp) / float64(wo),
 			float64(cp) / float64(co)}
 	}
 	pick := func(get func(round) float64, subset []round, q float64) float64 {
@@ -111,6 +114,8 @@ func pairedRounds(fx *fixture, op string, ours, peer contender, rounds int) pair
 	res := pairedResult{
 		oursNs:    pick(func(r round) float64 { return r.ours }, rs, 0.5),
 		peerNs:    pick(func(r round) float64 { return r.peer }, rs, 0.5),
+		oursCPU:   pick(func(r round) float64 { return r.oursCPU }, rs, 0.5),
+		peerCPU:   pick(func(r round) float64 { return r.peerCPU }, rs, 0.5),
 		p10:       pick(ratio, rs, 0.1),
 		median:    pick(ratio, rs, 0.5),
 		p90:       pick(ratio, rs, 0.9),
