@@ -1,12 +1,18 @@
 package bloomsimd
 
+/*
+#include <bloomsimd.h>
+*/
+import "C"
+
+import "runtime"
+
 // cInsertNewHash is the insert-and-report-new of a filter without a single
-// bit array (layered filters), through the C library. Until the core's
-// bloomsimd_add_new_hashes lands there are no such filters.
+// bit array (scalable and window filters): one cgo call.
 func (f *Filter) cInsertNewHash(h uint64) (bool, error) {
-	before := f.cContainsHash(h)
-	if err := f.cAddHash(h); err != nil {
-		return false, err
-	}
-	return !before, nil
+	hv := C.uint64_t(h)
+	var out C.uint8_t
+	st := C.bloomsimd_add_new_hashes(f.c, &hv, 1, &out, nil)
+	runtime.KeepAlive(f)
+	return out != 0, statusErr(st, "insert new", "", nil)
 }

@@ -78,6 +78,7 @@ type Filter struct {
 	sel        *[64]uint16 // SELECT_k of kernels/layout.h section 3 (static C memory)
 	concurrent bool
 	readOnly   bool
+	items      *uint64 // the C filter's count of keys inserted new (bloomsimd_info.items)
 	hash       *xxh3Secret
 }
 
@@ -185,6 +186,7 @@ func (f *Filter) attachView() {
 	f.sel = (*[64]uint16)(unsafe.Pointer(v._select))
 	f.concurrent = bool(v.concurrent)
 	f.readOnly = bool(v.read_only)
+	f.items = (*uint64)(unsafe.Pointer(v.items))
 	f.hash = newXXH3Secret(uint64(v.seed))
 }
 

@@ -8,6 +8,7 @@ import "C"
 import (
 	"math"
 	"runtime"
+	"time"
 )
 
 // Info describes a filter (bloomsimd_get_info).
@@ -23,6 +24,25 @@ type Info struct {
 	Concurrent  bool
 	ReadOnly    bool // a read-only mapping
 	PureGo      bool // single-key calls run in Go over the bit array (no cgo call per key)
+
+	Growth     int     // WithGrowth's factor (0: fixed size)
+	Tightening float64 // as used by a scalable filter (0 otherwise)
+	Layers     int     // 1; the layers of a scalable filter; the generations of a window
+	Items      uint64  // keys counted new by InsertNew* (plus every key added to a layered filter)
+
+	// Windows only (zero otherwise).
+	Generations    int
+	Rotations      uint64    // Rotate calls over the filter's life
+	CurrentItems   uint64    // keys new to the current generation
+	CurrentStarted time.Time // when the current generation started
+	OldestStarted  time.Time // when the oldest live generation started
+}
+
+func unixNano(ns C.int64_t) time.Time {
+	if ns == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, int64(ns))
 }
 
 // Info describes the filter (the zero Info for a closed filter).
@@ -45,6 +65,16 @@ func (f *Filter) Info() Info {
 		Concurrent:  ci.flags&C.BLOOMSIMD_CONCURRENT != 0,
 		ReadOnly:    f.readOnly,
 		PureGo:      f.words != nil,
+
+		Growth:         int(ci.growth),
+		Tightening:     float64(ci.tightening),
+		Layers:         int(ci.layers),
+		Items:          uint64(ci.items),
+		Generations:    int(ci.generations),
+		Rotations:      uint64(ci.rotations),
+		CurrentItems:   uint64(ci.current_items),
+		CurrentStarted: unixNano(ci.current_started_ns),
+		OldestStarted:  unixNano(ci.oldest_started_ns),
 	}
 }
 

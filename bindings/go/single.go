@@ -267,6 +267,13 @@ func (f *Filter) insertNewHash(h uint64) (bool, error) {
 		return f.cInsertNewHash(h)
 	}
 	isNew := f.addNewHash(h)
+	if isNew { // keep Info().Items as the C calls would
+		if f.concurrent {
+			atomic.AddUint64(f.items, 1)
+		} else {
+			*f.items++
+		}
+	}
 	runtime.KeepAlive(f)
 	return isNew, nil
 }

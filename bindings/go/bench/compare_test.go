@@ -166,6 +166,17 @@ var operations = []operation{
 	},
 	{name: "InsertNewUint64",
 		ours: []contender{
+			{"bloomsimd-batch1024", func(fx *fixture) func(lo, hi int) {
+				f := freshOurs(fx)
+				out := make([]bool, batch)
+				return func(lo, hi int) {
+					for ; lo < hi; lo += batch {
+						end := min(lo+batch, hi)
+						n, _ := f.InsertNewUint64s(fx.keys[lo:end], out[:end-lo])
+						sinkInt += n
+					}
+				}
+			}},
 			{"bloomsimd-single", func(fx *fixture) func(lo, hi int) {
 				f := freshOurs(fx)
 				return func(lo, hi int) {
