@@ -190,23 +190,22 @@ func (s *xxh3Secret) hash129to240(b []byte) uint64 {
 	return xxh3Avalanche(acc)
 }
 
-// accumulate512 is one 64-byte stripe into the 8 accumulators.
-func accumulate512(acc *[8]uint64, stripe, secret []byte) {
-	_ = stripe[63]
-	_ = secret[63]
+// accumulate512 is one 64-byte stripe into the 8 accumulators. The
+// array-pointer parameters let the compiler drop every bounds check.
+func accumulate512(acc *[8]uint64, stripe *[64]byte, secret *[64]byte) {
 	for i := 0; i < 8; i++ {
-		v := le64(stripe[8*i:])
-		k := v ^ le64(secret[8*i:])
+		v := binary.LittleEndian.Uint64(stripe[8*i : 8*i+8])
+		k := v ^ binary.LittleEndian.Uint64(secret[8*i:8*i+8])
 		acc[i^1] += v
 		acc[i] += uint64(uint32(k)) * (k >> 32)
 	}
 }
 
-func scramble(acc *[8]uint64, secret []byte) {
+func scramble(acc *[8]uint64, secret *[64]byte) {
 	for i := 0; i < 8; i++ {
 		a := acc[i]
 		a ^= a >> 47
-		a ^= le64(secret[8*i:])
+		a ^= binary.LittleEndian.Uint64(secret[8*i : 8*i+8])
 		acc[i] = a * prime32_1
 	}
 }
@@ -216,18 +215,18 @@ func hashLong(b []byte, secret *[secretSize]byte) uint64 {
 	acc := [8]uint64{prime32_3, prime64_1, prime64_2, prime64_3, prime64_4, prime32_2, prime64_5, prime32_1}
 	blocks := (n - 1) / blockLen
 	for blk := 0; blk < blocks; blk++ {
-		base := b[blk*blockLen:]
+		base := b[blk*blockLen : (blk+1)*blockLen]
 		for s := 0; s < stripesPerBlock; s++ {
-			accumulate512(&acc, base[s*stripeLen:], secret[s*consumeRate:])
+			accumulate512(&acc, (*[64]byte)(base[s*stripeLen:]), (*[64]byte)(secret[s*consumeRate:]))
 		}
-		scramble(&acc, secret[secretSize-stripeLen:])
+		scramble(&acc, (*[64]byte)(secret[secretSize-stripeLen:]))
 	}
 	stripes := ((n - 1) - blockLen*blocks) / stripeLen
 	base := b[blocks*blockLen:]
 	for s := 0; s < stripes; s++ {
-		accumulate512(&acc, base[s*stripeLen:], secret[s*consumeRate:])
+		accumulate512(&acc, (*[64]byte)(base[s*stripeLen:]), (*[64]byte)(secret[s*consumeRate:]))
 	}
-	accumulate512(&acc, b[n-stripeLen:], secret[secretSize-stripeLen-lastAccStart:])
+	accumulate512(&acc, (*[64]byte)(b[n-stripeLen:]), (*[64]byte)(secret[secretSize-stripeLen-lastAccStart:]))
 	result := uint64(n) * prime64_1
 	for i := 0; i < 4; i++ {
 		m := secret[mergeAccsStart+16*i:]
