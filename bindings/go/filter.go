@@ -25,16 +25,18 @@
 //     goroutines may call the read-only methods (Contains*, Select*, Hash,
 //     Info, EstimateCount, FillRatio, PredictedFPR, Save, MarshalBinary, and
 //     Union/Intersect as the source) at once; a writing method (Add*,
-//     InsertNew*, Clear, Union/Intersect as the destination, Sync) must not
-//     run at the same time as any other call on the filter. Switching between
-//     the two needs the caller's own synchronisation.
+//     InsertNew*, Rotate, Clear, Union/Intersect as the destination, Sync)
+//     must not run at the same time as any other call on the filter.
+//     Switching between the two needs the caller's own synchronisation.
 //   - With Concurrent: any mix of inserts and lookups from any number of
 //     goroutines and C threads. Single-key inserts in Go use 64-bit atomic
 //     compare-and-swap ORs on the same words the C kernels OR with atomic
 //     instructions, and lookups use 64-bit atomic loads, so Go and C writers
-//     can mix. All of these are relaxed: the filter is not a synchronisation
-//     primitive, and a lookup is guaranteed to see an insert only if the
-//     insert happens before it by the caller's own synchronisation.
+//     can mix. A window's Rotate may run alongside them too (the library
+//     serialises rotations). All of these are relaxed: the filter is not a
+//     synchronisation primitive, and a lookup is guaranteed to see an insert
+//     only if the insert happens before it by the caller's own
+//     synchronisation.
 //   - Always exclusive, even with Concurrent: Close, Clear, Sync, and
 //     UnmarshalBinary.
 //
