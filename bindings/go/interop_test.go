@@ -86,3 +86,61 @@ func TestFilesWrittenByGoLoadInCAndViceVersa(t *testing.T) {
 		g.Close()
 	}
 }
+
+// The command-line tool (cli/, built with the library into BUILD_DIR/cli/bloomsimd,
+// or BLOOMSIMD_CLI) reads a file Go wrote, and Go reads the file it builds from the
+// same keys byte for byte. Skipped only when this build has no CLI.
+func TestFilesWrittenByGoWorkInTheCLIAndViceVersa(t *testing.T) {
+	cli := os.Getenv("BLOOMSIMD_CLI")
+	if cli == "" {
+		cli = filepath.Join(buildDir(), "cli", "bloomsimd")
+	}
+	if _, err := os.Stat(cli); err != nil {
+		t.Skipf("no command-line tool in this build (%v)", err)
+	}
+	const n, seed = 5000, 99
+	dir := t.TempDir()
+	var lines, u64s strings.Builder
+	f := mustNew(t, 2*n, 0.01, WithSeed(seed))
+	for i := uint64(0); i < n; i++ {
+		key := fmt.Sprintf("key-%d", i)
+		fmt.Fprintln(&lines, key)
+		fmt.Fprintln(&u64s, keyOf(7, i))
+		f.AddString(key)
+		f.AddUint64(keyOf(7, i))
+	}
+	linesPath, u64Path := filepath.Join(dir, "lines.txt"), filepath.Join(dir, "u64.txt")
+	os.WriteFile(linesPath, []byte(lines.String()), 0o644)
+	os.WriteFile(u64Path, []byte(u64s.String()), 0o644)
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(cli, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("bloomsimd %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+
+	goFile := filepath.Join(dir, "go.bsf")
+	if err := f.Save(goFile); err != nil {
+		t.Fatal(err)
+	}
+	run("check", goFile)
+	if got := run("query", "-c", goFile, linesPath); got != fmt.Sprint(n) {
+		t.Fatalf("CLI finds %s of %d string keys in the Go file", got, n)
+	}
+	if got := run("query", "-c", "--u64", goFile, u64Path); got != fmt.Sprint(n) {
+		t.Fatalf("CLI finds %s of %d u64 keys in the Go file", got, n)
+	}
+
+	cliFile := filepath.Join(dir, "cli.bsf")
+	run("create", cliFile, "--capacity", fmt.Sprint(2*n), "--fpr", "0.01", "--seed", fmt.Sprint(seed))
+	run("add", cliFile, linesPath)
+	run("add", "--u64", cliFile, u64Path)
+	g, err := Load(cliFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	sameBits(t, "CLI file vs Go build", g, f)
+}
