@@ -58,3 +58,8 @@ func (f *Filter) bitArray() []byte {
 	runtime.KeepAlive(f)
 	return b
 }
+
+// cMapModes are the header's BLOOMSIMD_MAP_* values, in MapMode's order.
+func cMapModes() [3]MapMode {
+	return [3]MapMode{C.BLOOMSIMD_MAP_READ_ONLY, C.BLOOMSIMD_MAP_WRITABLE, C.BLOOMSIMD_MAP_ACCEPT_UNSYNCED}
+}

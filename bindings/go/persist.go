@@ -15,20 +15,21 @@ import (
 // this package loads in C, in the command-line tool and in any other binding,
 // and the other way round.
 
-// MapMode says how Map opens a file.
+// MapMode says how Map opens a file: the values of BLOOMSIMD_MAP_* (a test
+// checks them against the header).
 type MapMode uint
 
 const (
 	// ReadOnly maps the file shared and read-only: zero-copy, and many
 	// processes mapping one file share one copy in the page cache. Inserts
 	// return ErrReadOnly.
-	ReadOnly MapMode = C.BLOOMSIMD_MAP_READ_ONLY
+	ReadOnly MapMode = 0
 	// Writable maps the file shared and writable: inserts go to the file;
 	// Sync updates its checksums. One writable mapping per file at a time.
-	Writable MapMode = C.BLOOMSIMD_MAP_WRITABLE
+	Writable MapMode = 1
 	// AcceptUnsynced (with ReadOnly or Writable) accepts a file whose payload
 	// checksum is stale because a writable mapping was never synced.
-	AcceptUnsynced MapMode = C.BLOOMSIMD_MAP_ACCEPT_UNSYNCED
+	AcceptUnsynced MapMode = 2
 )
 
 // Save writes the filter to path atomically (temporary file, fsync, rename,

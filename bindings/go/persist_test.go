@@ -237,3 +237,9 @@ func TestNoFalseNegativesAcrossSizesAndPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestMapModesAreTheHeaderValues(t *testing.T) {
+	if got := cMapModes(); got != [3]MapMode{ReadOnly, Writable, AcceptUnsynced} {
+		t.Fatalf("header %v", got)
+	}
+}
