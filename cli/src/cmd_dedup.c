@@ -1,0 +1,231 @@
+/*
+ * cmd_dedup.c — `bloomsimd dedup [INPUT...]`: print each record the first
+ * time it is seen, in input order, in bounded memory (a uniq for unsorted
+ * input). A repeat is always dropped; a new record is dropped only when it
+ * is a false positive of the filter (probability at most the FPR).
+ *
+ * With --state FILE the filter lives in a writable mapping of FILE, so what
+ * was seen persists across runs. FILE is synced (checksum rewritten, pages
+ * flushed) at the end, every --sync-interval seconds, and on SIGINT, SIGTERM
+ * and SIGHUP, which end the run after the current batch: the records of that
+ * batch are written out before the sync, so every key in a synced state
+ * file was also passed to the output. A closed output pipe also syncs, then
+ * ends the process by SIGPIPE like any other filter in a pipeline.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dedup_batch.h"
+#include "filterfile.h"
+#include "keys.h"
+#include "out.h"
+#include "progress.h"
+
+#define BATCH_RECORDS 8192
+/* Without --capacity: enough for most files, and a false positive (a unique
+ * record dropped) about once per million records. */
+#define DEFAULT_CAPACITY UINT64_C(10000000)
+#define DEFAULT_FPR 1e-6
+
+static void help(void)
+{
+    printf("Usage: bloomsimd dedup [OPTION]... [INPUT]...\n"
+           "Print each record of the INPUTs (default: standard input) the first time it is\n"
+           "seen, in input order, like awk '!seen[$0]++' but in fixed memory. A new record is\n"
+           "dropped with probability at most the filter's false-positive rate (--fpr).\n\n"
+           "State:\n"
+           "  -S, --state FILE       remember what was seen in FILE across runs (created with the\n"
+           "                         size options if missing; kept in sync on exit and on\n"
+           "                         SIGINT/SIGTERM/SIGHUP)\n"
+           "      --sync-interval S  also sync FILE every S seconds (default: only at the end)\n"
+           "      --accept-unsynced  use a state FILE whose writer was killed before syncing\n"
+           "%s"
+           "  (defaults without --state FILE: --capacity 10M --fpr 1e-6, about 50 MB)\n"
+           "Output:\n"
+           "      --repeats          print the records seen before instead of the new ones\n"
+           "%s"
+           "Other:\n"
+           "  -h, --help             this help\n\n"
+           "Exit status: 0 if a record was printed, 1 if none, 2 on error (as grep).\n"
+           "Example: tail -F app.log | bloomsimd dedup --state shipped.bsf --capacity 100M | ship\n",
+           cli_size_help, cli_record_help);
+}
+
+static bloomsimd_filter *state_filter; /* for the SIGPIPE path's cleanup */
+static const char *state_path;
+static bool state_sync_failed;
+
+static bool sync_state(void)
+{
+    if (!state_filter) return true;
+    bloomsimd_status st = bloomsimd_sync(state_filter);
+    if (st == BLOOMSIMD_OK) return true;
+    cli_error("%s: sync failed: %s%s", state_path, bloomsimd_status_string(st),
+              st == BLOOMSIMD_ERR_IO ? " (the file keeps its last synced state)" : "");
+    state_sync_failed = true;
+    return false;
+}
+
+static void close_state(void)
+{
+    if (!state_filter) return;
+    sync_state();
+    bloomsimd_destroy(state_filter);
+    state_filter = NULL;
+}
+
+static bool size_options_given(const cli_size_options *s)
+{
+    return s->have_capacity || s->have_fpr || s->have_growth || s->have_seed || s->k || s->bits;
+}
+
+/* Opens (or creates, then opens) the state file as a writable mapping. */
+static bool open_state(const char *path, const cli_size_options *size, bool accept_unsynced, bool quiet,
+                       bloomsimd_filter **f)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (size_options_given(size) && !quiet)
+            cli_warn("%s exists: its own size and seed are used, the size options are ignored", path);
+    } else {
+        bloomsimd_filter *fresh;
+        if (!ff_create(size, DEFAULT_CAPACITY, DEFAULT_FPR, &fresh)) return false;
+        bool saved = ff_save(fresh, path);
+        bloomsimd_destroy(fresh);
+        if (!saved) return false;
+    }
+    return ff_open(path, FF_MAP_WRITE, accept_unsynced, f);
+}
+
+int cmd_dedup(int argc, char **argv)
+{
+    static const struct option longopts[] = {CLI_RECORD_LONGOPTS,
+                                             CLI_SIZE_LONGOPTS,
+                                             {"state", required_argument, NULL, 'S'},
+                                             {"sync-interval", required_argument, NULL, 'I'},
+                                             {"accept-unsynced", no_argument, NULL, 'A'},
+                                             {"repeats", no_argument, NULL, 'R'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    cli_record_options ro;
+    cli_size_options size;
+    cli_record_options_init(&ro);
+    cli_size_options_init(&size);
+    const char *path = NULL;
+    bool accept_unsynced = false, repeats = false;
+    double sync_interval = 0;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":" CLI_RECORD_SHORTOPTS CLI_SIZE_SHORTOPTS "S:h", longopts, NULL)) != -1) {
+        int r = cli_record_option(&ro, c, optarg);
+        if (r == 0) r = cli_size_option(&size, c, optarg);
+        if (r < 0) return CLI_ERROR;
+        if (r > 0) continue;
+        switch (c) {
+        case 'S': path = optarg; break;
+        case 'I':
+            if (!cli_parse_fraction("--sync-interval", optarg, 0.001, 1e9, &sync_interval)) return CLI_ERROR;
+            break;
+        case 'A': accept_unsynced = true; break;
+        case 'R': repeats = true; break;
+        case 'h': help(); return CLI_OK;
+        default: return cli_bad_option(c, argv, optind, optopt);
+        }
+    }
+    if (!cli_record_options_check(&ro)) return CLI_ERROR;
+    if (!path && (accept_unsynced || sync_interval > 0))
+        return cli_usage_error("--accept-unsynced and --sync-interval need --state FILE");
+
+    bloomsimd_filter *f;
+    if (path) {
+        if (!open_state(path, &size, accept_unsynced, ro.quiet, &f)) return CLI_ERROR;
+        state_filter = f;
+        state_path = path;
+        cli_catch_stop_signals();
+    } else if (!ff_create(&size, DEFAULT_CAPACITY, DEFAULT_FPR, &f)) {
+        return CLI_ERROR;
+    }
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    /* Keys already in a state file count towards its capacity. */
+    double known = path ? bloomsimd_estimate_count(f) : 0.0;
+    uint64_t items = isfinite(known) ? (uint64_t)known : UINT64_MAX;
+    bool warned = false;
+
+    int status = CLI_ERROR;
+    rec_reader r;
+    rec_batch b;
+    out_writer out;
+    dedup_table t;
+    if (!records_open(&r, argv + optind, (size_t)(argc - optind), ro.terminator)) goto out_filter;
+    if (!rec_batch_init(&b, BATCH_RECORDS)) goto out_reader;
+    if (!dedup_table_init(&t, BATCH_RECORDS)) goto out_batch;
+    if (!out_init(&out, 1)) goto out_table;
+    progress pg;
+    progress_init(&pg, ro.quiet, ro.progress, true, r.total_bytes);
+    double last_sync = progress_now();
+    uint64_t printed = 0;
+    bool ok = true;
+    long n;
+    while (!cli_stop_signal && (n = records_next(&r, &b)) > 0) {
+        if (!keys_extract(&ro, &b, &r)) {
+            ok = false;
+            break;
+        }
+        size_t fresh;
+        bloomsimd_status st = dedup_batch(f, &ro, &b, &t, &fresh);
+        if (st != BLOOMSIMD_OK) {
+            cli_error("%s", bloomsimd_status_string(st));
+            ok = false;
+            break;
+        }
+        printed += repeats ? b.n - fresh : fresh;
+        items = items > UINT64_MAX - fresh ? UINT64_MAX : items + fresh;
+        if (!warned && info.capacity && items > info.capacity && !ro.quiet) {
+            warned = true;
+            cli_warn("more than %llu distinct records, the filter's capacity: the false-positive rate is now "
+                     "about %.3g (target %g) and rises; new records may be dropped as repeats. Use a larger "
+                     "--capacity%s",
+                     (unsigned long long)info.capacity, bloomsimd_predicted_fpr(f, items), info.fpr,
+                     path ? " (a new state file)" : "");
+        }
+        if (!out_records(&out, &b, b.hit, repeats ? 0 : 1, ro.terminator)) break;
+        if (r.short_read && !out_flush(&out)) break; /* a slow pipe: pass records on now */
+        progress_update(&pg, r.records, r.bytes);
+        if (sync_interval > 0 && progress_now() - last_sync >= sync_interval) {
+            if (!out_flush(&out)) break; /* what the state holds has been passed on */
+            if (!sync_state()) {
+                ok = false;
+                break;
+            }
+            last_sync = progress_now();
+        }
+    }
+    progress_done(&pg, r.records, r.bytes);
+    bool flushed = out_flush(&out);
+    close_state();
+    if (!flushed) {
+        status = out_failed(&out, NULL);
+    } else if (!ok || r.failed || state_sync_failed) {
+        status = CLI_ERROR;
+    } else {
+        status = printed ? CLI_OK : CLI_NO_MATCH;
+    }
+    out_free(&out);
+    if (cli_stop_signal) cli_die_of_signal(cli_stop_signal);
+out_table:
+    dedup_table_free(&t);
+out_batch:
+    rec_batch_free(&b);
+out_reader:
+    records_close(&r);
+out_filter:
+    if (state_filter) close_state();
+    else if (!path) bloomsimd_destroy(f);
+    return status;
+}

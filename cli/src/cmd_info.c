@@ -1,0 +1,187 @@
+/*
+ * cmd_info.c — `bloomsimd info FILE [--json]`: what the library reports
+ * about a filter file (bloomsimd_get_info, fill ratio, estimated keys, the
+ * FPR model at that count) plus what the file's header says (format
+ * version, checksum state).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "filterfile.h"
+
+static void help(void)
+{
+    printf("Usage: bloomsimd info [OPTION]... FILE...\n"
+           "Show each filter FILE's geometry, k, kernel, bits per key, fill, estimated number\n"
+           "of keys, predicted false-positive rate now, format version and checksum state.\n"
+           "A file whose writer was killed before syncing is shown, marked 'stale'.\n\n"
+           "  -j, --json             one JSON object per FILE, one per line\n"
+           "  -h, --help             this help\n\n"
+           "Exit status: 0 shown, 2 error.\n");
+}
+
+typedef struct facts {
+    const char *path;
+    ff_header h;
+    bloomsimd_info info;
+    bool stale;
+    double fill, keys, fpr_now;
+    uint64_t file_bytes;
+} facts;
+
+static void flags_text(uint32_t flags, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s%s%s", flags ? "" : "none", flags & BLOOMSIMD_CONCURRENT ? "concurrent" : "",
+             flags & BLOOMSIMD_NO_HUGEPAGES ? (flags & BLOOMSIMD_CONCURRENT ? ", no-hugepages" : "no-hugepages")
+                                            : "");
+}
+
+static const char *checksum_text(const facts *x)
+{
+    if (x->stale) return "stale (written through a mapping, never synced since)";
+    if (x->h.state_flags & 1u) return "ok (synced by a writable mapping)";
+    return "ok";
+}
+
+static void print_text(const facts *x)
+{
+    const bloomsimd_info *i = &x->info;
+    char flags[64];
+    flags_text(i->flags, flags, sizeof flags);
+    printf("file:              %s\n", x->path);
+    printf("format:            version %u, layout %u, hash XXH3-64 (id %u)\n", x->h.format_version,
+           x->h.layout_id, x->h.hash_id);
+    printf("checksum:          %s\n", checksum_text(x));
+    printf("file size:         %llu bytes (%.1f MiB)\n", (unsigned long long)x->file_bytes,
+           (double)x->file_bytes / 1048576.0);
+    if (i->capacity) printf("capacity:          %llu keys\n", (unsigned long long)i->capacity);
+    else printf("capacity:          not given (sized by bits)\n");
+    printf("target FPR:        %.6g%s\n", i->fpr, i->capacity ? "" : " (model at capacity)");
+    printf("blocks:            %llu x 512 bits\n", (unsigned long long)i->blocks);
+    printf("bits:              %llu (%.1f MiB)\n", (unsigned long long)i->bits, (double)i->memory_bytes / 1048576.0);
+    if (i->capacity) printf("bits/key:          %.2f at capacity\n", (double)i->bits / (double)i->capacity);
+    printf("k:                 %u\n", i->k);
+    printf("seed:              %llu (0x%llx)\n", (unsigned long long)i->seed, (unsigned long long)i->seed);
+    printf("kernel:            %s\n", i->kernel);
+    printf("flags:             %s\n", flags);
+    printf("fill:              %.4f%% of bits set\n", 100.0 * x->fill);
+    if (isinf(x->keys)) {
+        printf("estimated keys:    saturated (every bit set): every query answers 'maybe'\n");
+    } else {
+        printf("estimated keys:    %.0f", x->keys);
+        if (i->capacity) printf(" (%.1f%% of capacity%s)", 100.0 * x->keys / (double)i->capacity,
+                                x->keys > (double)i->capacity ? ", OVER CAPACITY" : "");
+        printf("\n");
+        printf("FPR now:           %.6g (model at the estimated keys)\n", x->fpr_now);
+    }
+}
+
+/* JSON numbers: finite ones as is, the rest as null. */
+static void json_number(const char *name, double v, const char *sep)
+{
+    if (isfinite(v)) printf("\"%s\":%.17g%s", name, v, sep);
+    else printf("\"%s\":null%s", name, sep);
+}
+
+static void json_string(const char *name, const char *s, const char *sep)
+{
+    printf("\"%s\":\"", name);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') printf("\\%c", *p);
+        else if (*p < 0x20) printf("\\u%04x", *p);
+        else putchar(*p);
+    }
+    printf("\"%s", sep);
+}
+
+static void print_json(const facts *x)
+{
+    const bloomsimd_info *i = &x->info;
+    printf("{");
+    json_string("file", x->path, ",");
+    printf("\"format_version\":%u,\"layout\":%u,\"hash_id\":%u,", x->h.format_version, x->h.layout_id,
+           x->h.hash_id);
+    printf("\"checksum\":\"%s\",\"dirty_flag\":%s,", x->stale ? "stale" : "ok", x->h.state_flags & 1u ? "true" : "false");
+    printf("\"file_bytes\":%llu,\"capacity\":%llu,", (unsigned long long)x->file_bytes,
+           (unsigned long long)i->capacity);
+    json_number("target_fpr", i->fpr, ",");
+    printf("\"blocks\":%llu,\"bits\":%llu,\"memory_bytes\":%llu,", (unsigned long long)i->blocks,
+           (unsigned long long)i->bits, (unsigned long long)i->memory_bytes);
+    json_number("bits_per_key", i->capacity ? (double)i->bits / (double)i->capacity : NAN, ",");
+    printf("\"k\":%u,\"seed\":%llu,", i->k, (unsigned long long)i->seed);
+    json_string("kernel", i->kernel, ",");
+    printf("\"concurrent\":%s,\"no_hugepages\":%s,", i->flags & BLOOMSIMD_CONCURRENT ? "true" : "false",
+           i->flags & BLOOMSIMD_NO_HUGEPAGES ? "true" : "false");
+    json_number("fill", x->fill, ",");
+    printf("\"saturated\":%s,", isinf(x->keys) ? "true" : "false");
+    json_number("estimated_keys", x->keys, ",");
+    json_number("fpr_now", x->fpr_now, "");
+    printf("}\n");
+}
+
+static bool gather(const char *path, facts *x)
+{
+    memset(x, 0, sizeof *x);
+    x->path = path;
+    bloomsimd_filter *f = NULL;
+    errno = 0;
+    bloomsimd_status st = bloomsimd_map(&f, path, BLOOMSIMD_MAP_READ_ONLY);
+    int err = errno;
+    if (st == BLOOMSIMD_ERR_CORRUPT &&
+        bloomsimd_map(&f, path, BLOOMSIMD_MAP_READ_ONLY | BLOOMSIMD_MAP_ACCEPT_UNSYNCED) == BLOOMSIMD_OK) {
+        st = BLOOMSIMD_OK;
+        x->stale = true;
+    }
+    if (st != BLOOMSIMD_OK) {
+        ff_report_open_error(path, st, err);
+        return false;
+    }
+    ff_read_header(path, &x->h);
+    x->file_bytes = x->h.file_bytes;
+    bloomsimd_get_info(f, &x->info);
+    x->fill = bloomsimd_fill_ratio(f);
+    x->keys = bloomsimd_estimate_count(f);
+    x->fpr_now = isfinite(x->keys) ? bloomsimd_predicted_fpr(f, (uint64_t)llround(x->keys)) : 1.0;
+    /* info.kernel points into the library's static table: it outlives f. */
+    bloomsimd_destroy(f);
+    return true;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    bool json = false;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = true; break;
+        case 'h': help(); return CLI_OK;
+        default: return cli_bad_option(c, argv, optind, optopt);
+        }
+    }
+    if (optind == argc) return cli_usage_error("missing FILE");
+    int status = CLI_OK;
+    for (int i = optind; i < argc; i++) {
+        facts x;
+        if (!gather(argv[i], &x)) {
+            status = CLI_ERROR;
+            continue;
+        }
+        if (json) print_json(&x);
+        else {
+            if (i > optind) printf("\n");
+            print_text(&x);
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("write error: %s", strerror(errno));
+        return CLI_ERROR;
+    }
+    return status;
+}

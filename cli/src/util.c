@@ -1,0 +1,93 @@
+/*
+ * util.c — messages on stderr and the signal plumbing shared by commands.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *cli_cmd = "";
+volatile sig_atomic_t cli_stop_signal = 0;
+
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fprintf(stderr, "bloomsimd%s%s: %s", *cli_cmd ? " " : "", cli_cmd, kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("", fmt, ap);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("", fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "Try 'bloomsimd %s%s--help' for more information.\n", cli_cmd, *cli_cmd ? " " : "");
+    return CLI_ERROR;
+}
+
+static void on_stop_signal(int sig)
+{
+    cli_stop_signal = sig;
+}
+
+void cli_catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a read blocked on a quiet pipe must return EINTR */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+void cli_die_of_signal(int sig)
+{
+    fflush(stdout);
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig); /* only if the signal was somehow not fatal */
+}
+
+void cli_block_stop_signals(bool block)
+{
+    static sigset_t saved;
+    sigset_t set;
+    if (block) {
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGHUP);
+        sigprocmask(SIG_BLOCK, &set, &saved);
+    } else {
+        sigprocmask(SIG_SETMASK, &saved, NULL);
+    }
+}
