@@ -143,10 +143,15 @@ int cmd_dedup(int argc, char **argv)
 
     bloomsimd_filter *f;
     if (path) {
-        if (!open_state(path, &size, accept_unsynced, ro.quiet, &f)) return CLI_ERROR;
+        /* Caught from here on: a signal while the state opens ends the run
+         * before the first batch, after the sync. */
+        cli_catch_stop_signals();
+        if (!open_state(path, &size, accept_unsynced, ro.quiet, &f)) {
+            if (cli_stop_signal) cli_die_of_signal(cli_stop_signal);
+            return CLI_ERROR;
+        }
         state_filter = f;
         state_path = path;
-        cli_catch_stop_signals();
     } else if (!ff_create(&size, DEFAULT_CAPACITY, DEFAULT_FPR, &f)) {
         return CLI_ERROR;
     }
