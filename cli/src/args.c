@@ -180,7 +180,7 @@ int cli_size_option(cli_size_options *s, int c, const char *arg)
         s->have_fpr = true;
         return cli_parse_fraction("--fpr", arg, BLOOMSIMD_MIN_FPR, 1.0, &s->fpr) ? 1 : -1;
     case 'g':
-        if (!cli_parse_count("--growth", arg, 0, 1000, &v)) return -1;
+        if (!cli_parse_count("--growth", arg, 2, 1000, &v)) return -1;
         s->growth = (uint32_t)v;
         s->have_growth = true;
         return 1;

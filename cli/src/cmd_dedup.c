@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dedup_batch.h"
 #include "filterfile.h"
 #include "keys.h"
 #include "out.h"
@@ -166,11 +165,9 @@ int cmd_dedup(int argc, char **argv)
     rec_reader r;
     rec_batch b;
     out_writer out;
-    dedup_table t;
     if (!records_open(&r, argv + optind, (size_t)(argc - optind), ro.terminator)) goto out_filter;
     if (!rec_batch_init(&b, BATCH_RECORDS)) goto out_reader;
-    if (!dedup_table_init(&t, BATCH_RECORDS)) goto out_batch;
-    if (!out_init(&out, 1)) goto out_table;
+    if (!out_init(&out, 1)) goto out_batch;
     progress pg;
     progress_init(&pg, ro.quiet, ro.progress, true, r.total_bytes);
     double last_sync = progress_now();
@@ -183,9 +180,15 @@ int cmd_dedup(int argc, char **argv)
             break;
         }
         size_t fresh;
-        bloomsimd_status st = dedup_batch(f, &ro, &b, &t, &fresh);
+        bloomsimd_status st = keys_add_new(f, &ro, &b, &fresh);
         if (st != BLOOMSIMD_OK) {
-            cli_error("%s", bloomsimd_status_string(st));
+            /* A scalable filter that could not grow: the keys before the one that
+             * needed the new layer were inserted and are reported; pass them on. */
+            if (fresh) out_records(&out, &b, b.hit, 1, ro.terminator);
+            cli_error("%s: %s (%s); stopped after the records printed so far", path ? path : "the filter",
+                      st == BLOOMSIMD_ERR_NO_MEMORY || st == BLOOMSIMD_ERR_TOO_LARGE ? "cannot grow the filter"
+                                                                                     : "cannot insert",
+                      bloomsimd_status_string(st));
             ok = false;
             break;
         }
@@ -223,8 +226,6 @@ int cmd_dedup(int argc, char **argv)
     }
     out_free(&out);
     if (cli_stop_signal) cli_die_of_signal(cli_stop_signal);
-out_table:
-    dedup_table_free(&t);
 out_batch:
     rec_batch_free(&b);
 out_reader:

@@ -163,12 +163,8 @@ bool ff_locked_by_writer(const char *path)
 bool ff_create(const cli_size_options *s, uint64_t default_capacity, double default_fpr, bloomsimd_filter **out)
 {
     *out = NULL;
-    if (s->have_growth) {
-        /* Scalable filters are planned for the library (options.growth, issue #10);
-         * this build's libbloomsimd has none, so say so rather than ignore it. */
-        cli_error("--growth needs a libbloomsimd with scalable filters; this one (%s) has fixed-size filters "
-                  "only: size --capacity for the most keys you expect",
-                  bloomsimd_version_string());
+    if (s->have_growth && s->bits) {
+        cli_usage_error("--growth sizes each layer from --capacity and --fpr: not with --bits");
         return false;
     }
     bloomsimd_options o = {0};
@@ -177,7 +173,22 @@ bool ff_create(const cli_size_options *s, uint64_t default_capacity, double defa
     o.bits = s->bits;
     o.k = s->k;
     o.seed = s->seed;
+    o.growth = s->growth;
     bloomsimd_status st = bloomsimd_create_with(out, &o);
+    if (st == BLOOMSIMD_ERR_INVALID_ARGUMENT && o.growth) {
+        /* The header documents scalable filters before every build has them:
+         * if the same filter without growth is fine, growth is what is missing. */
+        bloomsimd_filter *plain;
+        o.growth = 0;
+        if (bloomsimd_create_with(&plain, &o) == BLOOMSIMD_OK) {
+            bloomsimd_destroy(plain);
+            cli_error("--growth: this libbloomsimd (%s) cannot create scalable filters yet; size --capacity for "
+                      "the most keys you expect instead",
+                      bloomsimd_version_string());
+            return false;
+        }
+        o.growth = s->growth;
+    }
     switch (st) {
     case BLOOMSIMD_OK: return true;
     case BLOOMSIMD_ERR_TOO_LARGE:

@@ -101,3 +101,9 @@ size_t keys_contains(const bloomsimd_filter *f, const cli_record_options *o, rec
     if (o->u64) return bloomsimd_contains_batch_u64(f, b->u64, b->n, b->hit);
     return bloomsimd_contains_batch(f, b->key, b->key_len, b->n, b->hit);
 }
+
+bloomsimd_status keys_add_new(bloomsimd_filter *f, const cli_record_options *o, rec_batch *b, size_t *new_count)
+{
+    if (o->u64) return bloomsimd_add_new_batch_u64(f, b->u64, b->n, b->hit, new_count);
+    return bloomsimd_add_new_batch(f, b->key, b->key_len, b->n, b->hit, new_count);
+}

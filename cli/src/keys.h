@@ -15,5 +15,9 @@ bool keys_extract(const cli_record_options *o, rec_batch *b, const rec_reader *r
 bloomsimd_status keys_add(bloomsimd_filter *f, const cli_record_options *o, rec_batch *b);
 /* b->hit[i] = 1 if key i may be present; returns the count. */
 size_t keys_contains(const bloomsimd_filter *f, const cli_record_options *o, rec_batch *b);
+/* Insert and report new, in order (the library's add_new calls): b->hit[i] =
+ * 1 if key i was absent before, so a key repeated within the batch is new
+ * only the first time. *new_count gets their number. */
+bloomsimd_status keys_add_new(bloomsimd_filter *f, const cli_record_options *o, rec_batch *b, size_t *new_count);
 
 #endif

@@ -67,8 +67,16 @@ expect 2 "delimiter without field" "$BS" dedup --delimiter ,
 stderr_has "--delimiter needs --field N" "delimiter without field"
 expect 2 "crlf with null" "$BS" dedup --crlf --null
 stderr_has "--crlf applies to lines" "crlf with null"
-expect 2 "growth" "$BS" create x.bsf --capacity 10 --growth 2
-stderr_has "--growth needs a libbloomsimd with scalable filters" "growth says what it needs"
+expect 2 "growth 1" "$BS" create x.bsf --capacity 10 --growth 1
+stderr_has "--growth 1: out of range, must be from 2" "growth must be at least 2"
+expect 2 "growth with bits" "$BS" create x.bsf --bits 1M --growth 2
+stderr_has "not with --bits" "growth with bits"
+run "$BS" create g.bsf --capacity 10 --growth 2
+if [ "$rc" = 2 ]; then # a library without scalable filters says so
+  stderr_has "cannot create scalable filters yet" "growth says what it needs"
+else
+  equals "$rc" 0 "create --growth"
+fi
 expect 2 "accept-unsynced without state" "$BS" dedup --accept-unsynced
 [ -e x.bsf ] && fail "a failed create left x.bsf behind"
 
