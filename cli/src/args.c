@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -20,7 +21,9 @@ const char cli_record_help[] =
     "  -d, --delimiter C      field separator for --field (default: tab)\n"
     "  -u, --u64              keys are unsigned 64-bit integers, decimal or 0x-hex\n"
     "  -q, --quiet, --silent  no warnings and no progress line\n"
-    "  -P, --progress         progress line on stderr even when it is not a terminal\n";
+    "  -P, --progress         progress line on stderr even when it is not a terminal\n"
+    "      --threads N        1: read, split and probe in one thread; 2 (the default on\n"
+    "                         2+ CPUs): a reader thread reads and splits ahead\n";
 
 static uint64_t suffix_multiplier(char c)
 {
@@ -134,6 +137,7 @@ void cli_record_options_init(cli_record_options *o)
     memset(o, 0, sizeof *o);
     o->terminator = '\n';
     o->delimiter = '\t';
+    o->threads = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
 }
 
 int cli_record_option(cli_record_options *o, int c, const char *arg)
@@ -148,6 +152,10 @@ int cli_record_option(cli_record_options *o, int c, const char *arg)
     case 'f':
         if (!cli_parse_count("--field", arg, 1, UINT32_MAX, &v)) return -1;
         o->field = (uint32_t)v;
+        return 1;
+    case 'T':
+        if (!cli_parse_count("--threads", arg, 1, 2, &v)) return -1;
+        o->threads = (int)v;
         return 1;
     case 'd':
         o->delimiter_set = true;

@@ -50,6 +50,7 @@ typedef struct cli_record_options {
     bool u64;            /* keys are decimal or 0x-hex unsigned 64-bit integers */
     bool quiet;
     bool progress;       /* --progress: even when stderr is not a terminal */
+    int threads;         /* 1, or 2: a reader thread reads and splits ahead */
 } cli_record_options;
 
 void cli_record_options_init(cli_record_options *o);
@@ -63,7 +64,8 @@ bool cli_record_options_check(const cli_record_options *o);
     {"null", no_argument, NULL, 'z'}, {"crlf", no_argument, NULL, 'r'},                           \
         {"field", required_argument, NULL, 'f'}, {"delimiter", required_argument, NULL, 'd'},     \
         {"u64", no_argument, NULL, 'u'}, {"quiet", no_argument, NULL, 'q'},                       \
-        {"silent", no_argument, NULL, 'q'}, {"progress", no_argument, NULL, 'P'}
+        {"silent", no_argument, NULL, 'q'}, {"progress", no_argument, NULL, 'P'},                 \
+        {"threads", required_argument, NULL, 'T'}
 #define CLI_RECORD_SHORTOPTS "zrf:d:uqP"
 extern const char cli_record_help[];
 

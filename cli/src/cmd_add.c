@@ -14,7 +14,6 @@
 #include "keys.h"
 #include "progress.h"
 
-#define BATCH_RECORDS 8192
 
 static void help(void)
 {
@@ -87,14 +86,14 @@ int cmd_add(int argc, char **argv)
     rec_reader r;
     rec_batch b;
     int status = CLI_ERROR;
-    if (!records_open(&r, argv + optind, (size_t)(argc - optind), ro.terminator)) goto out_filter;
-    if (!rec_batch_init(&b, BATCH_RECORDS)) goto out_reader;
+    if (!records_open(&r, argv + optind, (size_t)(argc - optind), ro.terminator, ro.threads)) goto out_filter;
+    if (!rec_batch_init(&b)) goto out_reader;
     progress pg;
     progress_init(&pg, ro.quiet, ro.progress, false, r.total_bytes);
     long n;
     bool ok = true;
     while ((n = records_next(&r, &b)) > 0) {
-        if (!keys_extract(&ro, &b, &r)) {
+        if (!keys_extract(&ro, &b)) {
             ok = false;
             break;
         }

@@ -24,7 +24,6 @@
 #include "out.h"
 #include "progress.h"
 
-#define BATCH_RECORDS 8192
 /* Without --capacity: enough for most files, and a false positive (a unique
  * record dropped) about once per million records. */
 #define DEFAULT_CAPACITY UINT64_C(10000000)
@@ -165,8 +164,8 @@ int cmd_dedup(int argc, char **argv)
     rec_reader r;
     rec_batch b;
     out_writer out;
-    if (!records_open(&r, argv + optind, (size_t)(argc - optind), ro.terminator)) goto out_filter;
-    if (!rec_batch_init(&b, BATCH_RECORDS)) goto out_reader;
+    if (!records_open(&r, argv + optind, (size_t)(argc - optind), ro.terminator, ro.threads)) goto out_filter;
+    if (!rec_batch_init(&b)) goto out_reader;
     if (!out_init(&out, 1)) goto out_batch;
     progress pg;
     progress_init(&pg, ro.quiet, ro.progress, true, r.total_bytes);
@@ -175,7 +174,7 @@ int cmd_dedup(int argc, char **argv)
     bool ok = true;
     long n;
     while (!cli_stop_signal && (n = records_next(&r, &b)) > 0) {
-        if (!keys_extract(&ro, &b, &r)) {
+        if (!keys_extract(&ro, &b)) {
             ok = false;
             break;
         }

@@ -15,7 +15,6 @@
 #include "out.h"
 #include "progress.h"
 
-#define BATCH_RECORDS 8192
 
 static void help(void)
 {
@@ -73,8 +72,8 @@ int cmd_query(int argc, char **argv)
     rec_reader r;
     rec_batch b;
     out_writer out;
-    if (!records_open(&r, argv + optind, (size_t)(argc - optind), ro.terminator)) goto out_filter;
-    if (!rec_batch_init(&b, BATCH_RECORDS)) goto out_reader;
+    if (!records_open(&r, argv + optind, (size_t)(argc - optind), ro.terminator, ro.threads)) goto out_filter;
+    if (!rec_batch_init(&b)) goto out_reader;
     if (!out_init(&out, 1)) goto out_batch;
     progress pg;
     progress_init(&pg, ro.quiet, ro.progress, !count_only, r.total_bytes);
@@ -83,7 +82,7 @@ int cmd_query(int argc, char **argv)
     uint8_t want = absent ? 0 : 1;
     long n;
     while ((n = records_next(&r, &b)) > 0) {
-        if (!keys_extract(&ro, &b, &r)) {
+        if (!keys_extract(&ro, &b)) {
             ok = false;
             break;
         }

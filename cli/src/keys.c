@@ -61,7 +61,7 @@ static bool parse_u64(const char *p, size_t len, uint64_t *out)
     return true;
 }
 
-bool keys_extract(const cli_record_options *o, rec_batch *b, const rec_reader *r)
+bool keys_extract(const cli_record_options *o, rec_batch *b)
 {
     if (!o->crlf && !o->field && !o->u64) { /* whole records: the keys are the records */
         b->key = (const void *const *)b->rec;
@@ -78,8 +78,8 @@ bool keys_extract(const cli_record_options *o, rec_batch *b, const rec_reader *r
         if (o->u64) {
             if (!parse_u64(p, len, &b->u64[i])) {
                 size_t show = len < 40 ? len : 40;
-                cli_error("%s:%llu: '%.*s%s' is not an unsigned 64-bit integer (decimal, or hex with 0x)", r->name,
-                          (unsigned long long)(r->line - b->n + i + 1), (int)show, p, show < len ? "..." : "");
+                cli_error("%s:%llu: '%.*s%s' is not an unsigned 64-bit integer (decimal, or hex with 0x)", b->name,
+                          (unsigned long long)(b->first_line + i), (int)show, p, show < len ? "..." : "");
                 return false;
             }
         } else {

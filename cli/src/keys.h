@@ -10,7 +10,7 @@
 /* Fills b->key/key_len (or b->u64 with --u64) for the batch's records.
  * A record that is not an integer under --u64 is an error: printed with its
  * input and record number, false returned. */
-bool keys_extract(const cli_record_options *o, rec_batch *b, const rec_reader *r);
+bool keys_extract(const cli_record_options *o, rec_batch *b);
 /* Inserts the batch's keys with the library's batch calls. */
 bloomsimd_status keys_add(bloomsimd_filter *f, const cli_record_options *o, rec_batch *b);
 /* b->hit[i] = 1 if key i may be present; returns the count. */

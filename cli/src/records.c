@@ -1,34 +1,35 @@
 /*
- * records.c — block reads and memchr splitting (see records.h).
+ * records.c — chunked reads, word-at-a-time splitting and the reader
+ * thread (see records.h).
  */
 #include "records.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-/* Reads of 512 KiB: the system call costs nothing per record, and the bytes
- * the kernel just copied are still in the core's L2 cache when they are split
- * and hashed (with 4 MiB reads the split waited on memory: 1.5x its time).
- * The buffer holds two reads, and doubles for a longer record. */
-#define READ_BYTES ((size_t)512 << 10)
-#define READ_BUFFER_BYTES (2 * READ_BYTES)
+/* Reads of 256 KiB: the system call costs nothing per record, the bytes the
+ * kernel just copied are still in L2 when they are split and hashed (with
+ * 4 MiB reads the split waited on memory), and a chunk of 16-byte records
+ * (~15k) fits in RECORDS_PER_CHUNK. */
+#define READ_BYTES ((size_t)256 << 10)
 
-bool rec_batch_init(rec_batch *b, size_t max)
+/* ---- batches -------------------------------------------------------------- */
+
+bool rec_batch_init(rec_batch *b)
 {
     memset(b, 0, sizeof *b);
-    b->max = max;
-    b->rec = malloc(max * sizeof *b->rec);
-    b->len = malloc(max * sizeof *b->len);
-    b->key_store = malloc(max * sizeof *b->key_store);
-    b->key_len_store = malloc(max * sizeof *b->key_len_store);
-    b->u64 = malloc(max * sizeof *b->u64);
-    b->hash = malloc(max * sizeof *b->hash);
-    b->hit = malloc(max);
-    if (b->rec && b->len && b->key_store && b->key_len_store && b->u64 && b->hash && b->hit) return true;
+    b->max = RECORDS_PER_CHUNK;
+    b->key_store = malloc(b->max * sizeof *b->key_store);
+    b->key_len_store = malloc(b->max * sizeof *b->key_len_store);
+    b->u64 = malloc(b->max * sizeof *b->u64);
+    b->hit = malloc(b->max);
+    if (b->key_store && b->key_len_store && b->u64 && b->hit) return true;
     rec_batch_free(b);
     cli_error("out of memory");
     return false;
@@ -36,57 +37,72 @@ bool rec_batch_init(rec_batch *b, size_t max)
 
 void rec_batch_free(rec_batch *b)
 {
-    free(b->rec);
-    free(b->len);
     free(b->key_store);
     free(b->key_len_store);
     free(b->u64);
-    free(b->hash);
     free(b->hit);
     memset(b, 0, sizeof *b);
 }
 
-static char stdin_name[] = "-";
-static char *stdin_only[] = {stdin_name};
+/* ---- splitting -------------------------------------------------------------
+ * Short records (the common case: keys, IDs, URLs) are split a word at a
+ * time: for x = 8 input bytes and t = x ^ (terminator * 0x01..01),
+ *     m = ~(((t & 0x7f..7f) + 0x7f..7f) | t) & 0x80..80
+ * has the high bit set in exactly the bytes equal to the terminator (the
+ * addition cannot carry across bytes, so unlike the shorter "haszero" trick
+ * there are no false matches), and ctz(m) / 8 is the first one's index on a
+ * little-endian host (the only kind the library builds for). That costs a
+ * handful of operations per 8 bytes plus a few per record, where a memchr
+ * call per record costs its call and setup: 16-byte records split 3x faster.
+ * Long records are left to memchr, whose vector loop wins beyond ~100 bytes. */
+#define SWAR_ONES UINT64_C(0x0101010101010101)
+#define SWAR_LOW7 UINT64_C(0x7f7f7f7f7f7f7f7f)
+#define SWAR_HIGH UINT64_C(0x8080808080808080)
+#define LONG_RECORD_BYTES 128
 
-bool records_open(rec_reader *r, char **paths, size_t npaths, char terminator)
+static size_t split_memchr(const char **pp, const char *end, char term, rec_chunk *c, size_t n)
 {
-    memset(r, 0, sizeof *r);
-    r->terminator = terminator;
-    r->paths = npaths ? paths : stdin_only;
-    r->npaths = npaths ? npaths : 1;
-    r->fd = -1;
-    r->cap = READ_BUFFER_BYTES;
-    r->buf = malloc(r->cap);
-    if (!r->buf) {
-        cli_error("out of memory");
-        return false;
+    const char *p = *pp;
+    while (n < RECORDS_PER_CHUNK) {
+        const char *t = memchr(p, term, (size_t)(end - p));
+        if (!t) break;
+        c->rec[n] = p;
+        c->len[n] = (size_t)(t - p);
+        n++;
+        p = t + 1;
     }
-    /* The total size is known (for a percentage) only if every input is a regular file. */
-    uint64_t total = 0;
-    for (size_t i = 0; i < r->npaths; i++) {
-        struct stat st;
-        bool is_stdin = strcmp(r->paths[i], "-") == 0;
-        if ((is_stdin ? fstat(0, &st) : stat(r->paths[i], &st)) != 0 || !S_ISREG(st.st_mode)) {
-            total = 0;
-            break;
+    *pp = p;
+    return n;
+}
+
+static size_t split_words(const char **pp, const char *end, char term, rec_chunk *c, size_t n)
+{
+    const uint64_t pattern = SWAR_ONES * (unsigned char)term;
+    const char **rec_out = c->rec; /* locals: the stores below cannot alias them */
+    size_t *len_out = c->len;
+    const char *rec = *pp, *w = *pp;
+    while (n < RECORDS_PER_CHUNK && end - w >= 8) {
+        uint64_t x;
+        memcpy(&x, w, 8);
+        uint64_t t = x ^ pattern;
+        uint64_t m = ~(((t & SWAR_LOW7) + SWAR_LOW7) | t) & SWAR_HIGH;
+        while (m) {
+            const char *q = w + (__builtin_ctzll(m) >> 3);
+            rec_out[n] = rec;
+            len_out[n] = (size_t)(q - rec);
+            rec = q + 1;
+            m &= m - 1;
+            if (++n == RECORDS_PER_CHUNK) break;
         }
-        total += (uint64_t)st.st_size;
+        w += 8;
     }
-    r->total_bytes = total;
-    return true;
+    *pp = rec;
+    /* The last < 8 bytes (or a full chunk: split_memchr returns at once). */
+    return split_memchr(pp, end, term, c, n);
 }
 
-void records_close(rec_reader *r)
-{
-    if (r->fd > 0) close(r->fd);
-    free(r->buf);
-    r->buf = NULL;
-    r->fd = -1;
-}
+/* ---- the source: inputs, one after the other --------------------------------- */
 
-/* Opens the next input; false when there is none. Unreadable inputs are
- * reported and flagged in *failed. */
 static bool open_next(rec_reader *r, bool *failed)
 {
     while (r->next_path < r->npaths) {
@@ -111,9 +127,7 @@ static bool open_next(rec_reader *r, bool *failed)
             *failed = true;
             continue;
         }
-#ifdef POSIX_FADV_SEQUENTIAL
         posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
         r->fd = fd;
         return true;
     }
@@ -126,155 +140,271 @@ static void close_current(rec_reader *r)
     r->fd = -1;
 }
 
-/* Moves the partial record to the front and reads once. 1 = got bytes,
- * 0 = end of input, -1 = read error (printed), -2 = stop signal. */
-static int refill(rec_reader *r)
+static bool ensure_room(char **buf, size_t *cap, size_t need)
 {
-    if (r->start > 0) {
-        memmove(r->buf, r->buf + r->start, r->end - r->start);
-        r->end -= r->start;
-        r->start = 0;
-    }
-    if (r->end == r->cap) {
-        /* One record longer than the buffer: grow it (doubling keeps copies linear). */
-        char *bigger = realloc(r->buf, r->cap * 2);
-        if (!bigger) {
-            cli_error("%s: a record longer than %zu bytes does not fit in memory", r->name, r->cap);
-            return -1;
-        }
-        r->buf = bigger;
-        r->cap *= 2;
-    }
+    if (need <= *cap) return true;
+    size_t bigger = *cap ? *cap : READ_BYTES;
+    while (bigger < need) bigger *= 2;
+    char *p = realloc(*buf, bigger);
+    if (!p) return false;
+    *buf = p;
+    *cap = bigger;
+    return true;
+}
+
+/* One read into c->buf. >0 bytes, 0 end of input, -1 error (printed),
+ * -2 stop signal (single-threaded: the read was interrupted). The reader
+ * thread runs with the stop signals blocked and is cancelled only here. */
+static ssize_t read_once(rec_reader *r, rec_chunk *c)
+{
     for (;;) {
-        size_t want = r->cap - r->end < READ_BYTES ? r->cap - r->end : READ_BYTES;
-        ssize_t n = read(r->fd, r->buf + r->end, want);
-        if (n > 0) {
-            r->end += (size_t)n;
-            r->bytes += (uint64_t)n;
-            r->short_read = (size_t)n < want;
-            return 1;
-        }
-        if (n == 0) return 0;
-        if (errno == EINTR) {
+        int old;
+        if (r->threaded) pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+        ssize_t n = read(r->fd, c->buf + c->bytes, READ_BYTES);
+        int err = errno;
+        if (r->threaded) pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+        if (n >= 0) return n;
+        if (err == EINTR) {
             if (cli_stop_signal) return -2;
             continue;
         }
-        cli_error("%s: %s", r->name, strerror(errno));
+        cli_error("%s: %s", r->name, strerror(err));
         return -1;
     }
 }
 
-/*
- * Splitting. Short records (the common case: keys, IDs, URLs) are split a
- * word at a time: for x = 8 input bytes and t = x ^ (terminator * 0x01..01),
- *     m = ~(((t & 0x7f..7f) + 0x7f..7f) | t) & 0x80..80
- * has the high bit set in exactly the bytes equal to the terminator (the
- * addition cannot carry across bytes, so unlike the shorter "haszero" trick
- * there are no false matches), and ctz(m) / 8 is the first one's index on a
- * little-endian host (the only kind the library builds for). That costs a
- * handful of operations per 8 bytes plus one per record, where a memchr call
- * per record costs its call and setup: 16-byte records split 3x faster.
- * Long records are left to memchr, whose vector loop wins beyond ~100 bytes.
- */
-#define SWAR_ONES UINT64_C(0x0101010101010101)
-#define SWAR_LOW7 UINT64_C(0x7f7f7f7f7f7f7f7f)
-#define SWAR_HIGH UINT64_C(0x8080808080808080)
-#define LONG_RECORD_BYTES 128
-
-static size_t split_memchr(char **pp, const char *end, char term, rec_batch *b, size_t n)
+/* Reads from the current input until at least one record is complete (or
+ * the input ends) and splits what was read into c. Returns 1 with records
+ * in c, 0 if the input is exhausted (closed), -1 on a stop signal. */
+static int fill_from_current(rec_reader *r, rec_chunk *c)
 {
-    char *p = *pp;
-    while (n < b->max) {
-        char *t = memchr(p, term, (size_t)(end - p));
-        if (!t) break;
-        b->rec[n] = p;
-        b->len[n] = (size_t)(t - p);
-        n++;
-        p = t + 1;
-    }
-    *pp = p;
-    return n;
-}
-
-static size_t split_words(char **pp, const char *end, char term, rec_batch *b, size_t n)
-{
-    const uint64_t pattern = SWAR_ONES * (unsigned char)term;
-    const char **rec_out = b->rec; /* locals: the stores below cannot alias them */
-    size_t *len_out = b->len;
-    const size_t max = b->max;
-    char *rec = *pp, *w = *pp;
-    while (n < max && end - w >= 8) {
-        uint64_t x;
-        memcpy(&x, w, 8);
-        uint64_t t = x ^ pattern;
-        uint64_t m = ~(((t & SWAR_LOW7) + SWAR_LOW7) | t) & SWAR_HIGH;
-        while (m) {
-            char *q = w + (__builtin_ctzll(m) >> 3);
-            rec_out[n] = rec;
-            len_out[n] = (size_t)(q - rec);
-            rec = q + 1;
-            m &= m - 1;
-            if (++n == max) break;
+    if (!ensure_room(&c->buf, &c->cap, r->carry_len + READ_BYTES)) goto no_memory;
+    memcpy(c->buf, r->carry, r->carry_len); /* the partial record left by the last chunk */
+    c->bytes = r->carry_len;
+    r->carry_len = 0;
+    size_t n = 0;
+    const char *p = c->buf;
+    for (;;) {
+        if (!r->eof) {
+            if (!ensure_room(&c->buf, &c->cap, c->bytes + READ_BYTES)) goto no_memory;
+            ssize_t got = read_once(r, c);
+            if (got == -2) return -1;
+            if (got > 0) {
+                c->bytes += (size_t)got;
+                r->read_total += (uint64_t)got;
+                c->short_read = (size_t)got < READ_BYTES;
+            } else {
+                r->eof = true;
+                if (got < 0) c->failed = true; /* keep what was read, drop the rest */
+            }
         }
-        w += 8;
+        p = c->buf;
+        const char *end = c->buf + c->bytes;
+        n = r->long_records ? split_memchr(&p, end, r->terminator, c, 0)
+                            : split_words(&p, end, r->terminator, c, 0);
+        if (n) r->long_records = (size_t)(p - c->buf) / n > LONG_RECORD_BYTES;
+        if (r->eof && n < RECORDS_PER_CHUNK && p < end) { /* the last record, without terminator */
+            c->rec[n] = p;
+            c->len[n] = (size_t)(end - p);
+            c->unterminated = n++;
+            p = end;
+        }
+        if (n || r->eof) break;
+        /* no record complete yet: one longer than what was read so far */
     }
-    *pp = rec;
-    /* The last < 8 bytes (or a full batch: split_memchr returns at once). */
-    return split_memchr(pp, end, term, b, n);
+    c->n = n;
+    c->name = r->name;
+    c->first_line = r->line + 1;
+    r->line += n;
+    size_t rest = c->bytes - (size_t)(p - c->buf);
+    if (rest) { /* a partial record, or records past a full chunk */
+        if (!ensure_room(&r->carry, &r->carry_cap, rest)) goto no_memory;
+        memcpy(r->carry, p, rest);
+        r->carry_len = rest;
+    }
+    if (r->eof && !r->carry_len) close_current(r);
+    return n ? 1 : 0;
+no_memory:
+    cli_error("%s: a record does not fit in memory", r->name);
+    c->failed = true;
+    c->n = 0;
+    r->carry_len = 0;
+    close_current(r);
+    return 0;
 }
 
-/* Splits buf[start, end) into b (after its b->n records); advances start. */
-static size_t split(rec_reader *r, rec_batch *b)
+/* Fills c with the next whole records (never more than one input's); an
+ * empty chunk with c->end set means no input is left (or a stop signal). */
+static void fill_chunk(rec_reader *r, rec_chunk *c)
 {
-    char *p = r->buf + r->start;
-    const char *end = r->buf + r->end;
-    size_t n = r->long_records ? split_memchr(&p, end, r->terminator, b, b->n)
-                               : split_words(&p, end, r->terminator, b, b->n);
-    size_t got = n - b->n;
-    if (got) r->long_records = (size_t)(p - (r->buf + r->start)) / got > LONG_RECORD_BYTES;
-    r->start = (size_t)(p - r->buf);
-    return n;
+    c->n = 0;
+    c->unterminated = SIZE_MAX;
+    c->bytes = 0;
+    c->short_read = c->failed = c->end = false;
+    for (;;) {
+        if (r->fd < 0 && !open_next(r, &c->failed)) {
+            c->end = true;
+            break;
+        }
+        int got = fill_from_current(r, c);
+        if (got > 0) break;
+        if (got < 0) {
+            c->end = true; /* records_next reports the signal */
+            break;
+        }
+    }
+    c->read_total = r->read_total;
+}
+
+/* ---- the reader thread -------------------------------------------------------- */
+
+static void *reader_main(void *arg)
+{
+    rec_reader *r = arg;
+    int old;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        /* the caller holds chunk taken-1; the others may be filled ahead */
+        while (!r->stop && r->filled - r->taken >= READER_CHUNKS - 1) pthread_cond_wait(&r->changed, &r->lock);
+        bool stop = r->stop;
+        rec_chunk *c = &r->chunk[r->filled % READER_CHUNKS];
+        pthread_mutex_unlock(&r->lock);
+        if (stop) break;
+        fill_chunk(r, c);
+        pthread_mutex_lock(&r->lock);
+        r->filled++;
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->lock);
+        if (c->end) break;
+    }
+    return NULL;
+}
+
+static char stdin_name[] = "-";
+static char *stdin_only[] = {stdin_name};
+
+bool records_open(rec_reader *r, char **paths, size_t npaths, char terminator, int threads)
+{
+    memset(r, 0, sizeof *r);
+    r->terminator = terminator;
+    r->paths = npaths ? paths : stdin_only;
+    r->npaths = npaths ? npaths : 1;
+    r->fd = -1;
+    for (size_t i = 0; i < READER_CHUNKS; i++) {
+        rec_chunk *c = &r->chunk[i];
+        c->rec = malloc(RECORDS_PER_CHUNK * sizeof *c->rec);
+        c->len = malloc(RECORDS_PER_CHUNK * sizeof *c->len);
+        if (!c->rec || !c->len || !ensure_room(&c->buf, &c->cap, 2 * READ_BYTES)) {
+            records_close(r);
+            cli_error("out of memory");
+            return false;
+        }
+    }
+    /* The total size is known (for a percentage) only if every input is a regular file. */
+    uint64_t total = 0;
+    for (size_t i = 0; i < r->npaths; i++) {
+        struct stat st;
+        bool is_stdin = strcmp(r->paths[i], "-") == 0;
+        if ((is_stdin ? fstat(0, &st) : stat(r->paths[i], &st)) != 0 || !S_ISREG(st.st_mode)) {
+            total = 0;
+            break;
+        }
+        total += (uint64_t)st.st_size;
+    }
+    r->total_bytes = total;
+    if (threads < 2) return true;
+
+    r->threaded = true;
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->changed, NULL);
+    /* Stop signals go to the caller's thread, which syncs and exits; the
+     * reader is cancelled in its read instead. */
+    sigset_t block, saved;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &block, &saved);
+    int err = pthread_create(&r->thread, NULL, reader_main, r);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    if (err) {
+        cli_error("cannot start the reader thread: %s", strerror(err));
+        records_close(r);
+        return false;
+    }
+    r->thread_started = true;
+    return true;
 }
 
 long records_next(rec_reader *r, rec_batch *b)
 {
     b->n = 0;
-    b->unterminated = SIZE_MAX;
-    bool failed = false; /* printed already; the reader goes on with the next input */
-    for (;;) {
-        size_t n = split(r, b);
-        r->line += n - b->n;
-        b->n = n;
-        if (n == b->max) break;
-        if (n > 0) break; /* hand these over before moving the buffer */
-        if (r->fd < 0) {
-            if (!open_next(r, &failed)) break;
-            continue;
+    rec_chunk *c;
+    if (!r->threaded) {
+        c = &r->chunk[0];
+        fill_chunk(r, c);
+        if (c->end && cli_stop_signal) return -2;
+    } else {
+        pthread_mutex_lock(&r->lock);
+        if (r->filled == r->taken && r->taken && r->chunk[(r->taken - 1) % READER_CHUNKS].end) {
+            pthread_mutex_unlock(&r->lock);
+            return 0; /* the end was handed over already */
         }
-        if (r->eof) {
-            if (r->start < r->end) { /* the last record, without terminator */
-                b->rec[0] = r->buf + r->start;
-                b->len[0] = r->end - r->start;
-                b->unterminated = 0;
-                b->n = 1;
-                r->line++;
-                r->start = r->end;
-                break;
+        while (r->filled == r->taken) {
+            if (cli_stop_signal) {
+                pthread_mutex_unlock(&r->lock);
+                return -2;
             }
-            close_current(r);
-            r->start = r->end = 0;
-            continue;
+            /* a stop signal does not interrupt a wait: look every 50 ms */
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 50 * 1000 * 1000;
+            if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+            pthread_cond_timedwait(&r->changed, &r->lock, &until);
         }
-        int got = refill(r);
-        if (got == 0) r->eof = true;
-        if (got == -2) return -2;
-        if (got == -1) {
-            failed = true;
-            close_current(r); /* give up on this input, keep going with the next */
-            r->start = r->end = 0;
-        }
+        c = &r->chunk[r->taken % READER_CHUNKS];
+        r->taken++; /* and the chunk taken before is handed back: the reader may refill it */
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->lock);
     }
-    r->records += b->n;
-    if (failed) r->failed = true;
-    return (long)b->n;
+    if (c->failed) r->failed = true;
+    b->n = c->n;
+    b->rec = c->rec;
+    b->len = c->len;
+    b->unterminated = c->unterminated;
+    b->name = c->name;
+    b->first_line = c->first_line;
+    r->bytes = c->read_total;
+    r->records += c->n;
+    r->short_read = c->short_read;
+    return (long)c->n;
+}
+
+void records_close(rec_reader *r)
+{
+    if (r->thread_started) {
+        pthread_mutex_lock(&r->lock);
+        r->stop = true;
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->lock);
+        pthread_cancel(r->thread); /* takes effect only inside its read */
+        pthread_join(r->thread, NULL);
+        r->thread_started = false;
+    }
+    if (r->threaded) {
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->changed);
+        r->threaded = false;
+    }
+    close_current(r);
+    for (size_t i = 0; i < READER_CHUNKS; i++) {
+        free(r->chunk[i].buf);
+        free(r->chunk[i].rec);
+        free(r->chunk[i].len);
+        memset(&r->chunk[i], 0, sizeof r->chunk[i]);
+    }
+    free(r->carry);
+    r->carry = NULL;
 }

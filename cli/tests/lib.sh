@@ -18,6 +18,7 @@ cd "$T" || exit 2
 # a report from any run fails the test, even from an unchecked helper call.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}:log_path=$T/sanitizer"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:log_path=$T/sanitizer"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-}:log_path=$T/sanitizer"
 failures=0
 checks=0
 

@@ -38,6 +38,24 @@ head -3 keys.txt > yes.txt
 expect 0 "query -q with a match" "$BS" query -q f.bsf yes.txt
 checks=$((checks + 1))
 [ -s out ] && fail "query -q printed something"
+# -q answers at the first match, even while its input stays open (the
+# reader thread blocked in read() is cancelled)
+for threads in 1 2; do
+  rm -f fifo && mkfifo fifo
+  "$BS" query -q --threads $threads f.bsf < fifo &
+  pid=$!
+  exec 3> fifo
+  cat yes.txt >&3
+  for _ in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+  checks=$((checks + 1))
+  if kill -0 $pid 2>/dev/null; then
+    fail "query -q, $threads thread(s): still waiting for input after a match"
+    kill $pid
+  fi
+  wait $pid
+  equals "$?" 0 "query -q with an open input, $threads thread(s)"
+  exec 3>&-
+done
 expect 1 "query --count of nothing" "$BS" query --count f.bsf /dev/null
 equals "$(cat out)" "0" "count of an empty input"
 expect 1 "query --absent when all present" "$BS" query --absent f.bsf yes.txt

@@ -4,13 +4,15 @@
 # about the FPR when the filter is small (statistical test).
 . "$(dirname "$0")/lib.sh"
 
-N=1000000
+N=300000
 [ "$QUICK" = 1 ] && N=100000
 "$GEN" $N --repeat 0.3 --seed 31 > in.txt 2>/dev/null
 awk '!seen[$0]++' in.txt > want.txt
-expect 0 "dedup equals awk" "$BS" dedup --capacity $N --fpr 1e-10 in.txt
-stdout_is want.txt "dedup output equals awk '!seen[\$0]++'"
-stderr_empty "dedup is silent"
+for threads in 1 2; do
+  expect 0 "dedup equals awk, $threads thread(s)" "$BS" dedup --threads $threads --capacity $N --fpr 1e-10 in.txt
+  stdout_is want.txt "dedup output equals awk '!seen[\$0]++', $threads thread(s)"
+  stderr_empty "dedup is silent"
+done
 expect 0 "dedup from stdin" sh -c "\"$BS\" dedup --capacity $N --fpr 1e-10 < in.txt"
 stdout_is want.txt "dedup from stdin equals awk"
 expect 0 "dedup --repeats" "$BS" dedup --repeats --capacity $N --fpr 1e-10 in.txt

@@ -64,17 +64,26 @@ stdout_is want.txt "bytes are compared as bytes"
 head -c 10000000 /dev/zero | tr '\0' 'x' > long.txt
 printf '\nshort\n' >> long.txt
 cat long.txt long.txt > long2.txt
-expect 0 "10 MB record" "$BS" dedup long2.txt
-stdout_is long.txt "a 10 MB record is one record"
 
-# records in every position relative to 8-byte words and buffer ends:
-# many lengths, compared with awk
+# records in every position relative to 8-byte words and read ends, more
+# records than fit in one chunk, and two inputs, compared with awk; with the
+# reader thread and without
 "$GEN" 300000 --min 0 --max 20 --repeat 0.5 --seed 5 > short.txt 2>/dev/null
-awk '!seen[$0]++' short.txt > want.txt
-expect 0 "short records of every length" "$BS" dedup --capacity 1e6 --fpr 1e-10 short.txt
-stdout_is want.txt "dedup of 0..20-byte records equals awk"
 "$GEN" 20000 --min 100 --max 400 --repeat 0.5 --seed 6 > longrec.txt 2>/dev/null
-awk '!seen[$0]++' longrec.txt > want.txt
-expect 0 "long records" "$BS" dedup --capacity 1e6 --fpr 1e-10 longrec.txt
-stdout_is want.txt "dedup of 100..400-byte records equals awk"
+printf '\n\n\n' > blank3.txt
+awk '!seen[$0]++' short.txt > want_short.txt
+awk '!seen[$0]++' longrec.txt > want_long.txt
+awk '!seen[$0]++' short.txt longrec.txt nofinal.txt blank3.txt > want_all.txt
+for threads in 1 2; do
+  expect 0 "short records of every length, $threads thread(s)" "$BS" dedup --threads $threads --capacity 1e6 --fpr 1e-10 short.txt
+  stdout_is want_short.txt "dedup of 0..20-byte records equals awk, $threads thread(s)"
+  expect 0 "long records, $threads thread(s)" "$BS" dedup --threads $threads --capacity 1e6 --fpr 1e-10 longrec.txt
+  stdout_is want_long.txt "dedup of 100..400-byte records equals awk, $threads thread(s)"
+  expect 0 "several inputs, $threads thread(s)" "$BS" dedup --threads $threads --capacity 1e6 --fpr 1e-10 short.txt longrec.txt nofinal.txt blank3.txt
+  stdout_is want_all.txt "dedup of several inputs equals awk, $threads thread(s)"
+  expect 0 "10 MB record, $threads thread(s)" "$BS" dedup --threads $threads long2.txt
+  stdout_is long.txt "a 10 MB record is one record, $threads thread(s)"
+done
+expect 2 "threads 3" "$BS" dedup --threads 3 short.txt
+stderr_has "--threads 3: out of range, must be from 1 to 2" "threads range"
 done_testing

@@ -36,9 +36,11 @@ wait_lines() { # FILE COUNT: wait until FILE has COUNT lines (at most ~20 s)
 }
 head -5000 in.txt > first.txt
 uniq_first=$(awk '!seen[$0]++' first.txt | wc -l)
-for sig in TERM INT HUP; do
+for run in TERM:1 TERM:2 INT:2 HUP:1; do
+  sig=${run%:*}
+  threads=${run#*:}
   rm -f t.bsf fifo && mkfifo fifo
-  "$BS" dedup --state t.bsf --capacity 1e5 < fifo > live.txt 2> live.err &
+  "$BS" dedup --threads "$threads" --state t.bsf --capacity 1e5 < fifo > live.txt 2> live.err &
   pid=$!
   exec 3> fifo
   cat first.txt >&3
