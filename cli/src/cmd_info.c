@@ -67,6 +67,12 @@ static void print_text(const facts *x)
     printf("seed:              %llu (0x%llx)\n", (unsigned long long)i->seed, (unsigned long long)i->seed);
     printf("kernel:            %s\n", i->kernel);
     printf("flags:             %s\n", flags);
+    if (i->growth) printf("growth:            x%u per layer, %u layer%s (tightening %g)\n", i->growth, i->layers,
+                          i->layers == 1 ? "" : "s", i->tightening);
+    if (i->generations) printf("window:            %u generations, %llu rotations\n", i->generations,
+                               (unsigned long long)i->rotations);
+    if (i->items) printf("keys counted new:  %llu (by insert-and-report-new in this process)\n",
+                         (unsigned long long)i->items);
     printf("fill:              %.4f%% of bits set\n", 100.0 * x->fill);
     if (isinf(x->keys)) {
         printf("estimated keys:    saturated (every bit set): every query answers 'maybe'\n");
@@ -112,6 +118,7 @@ static void print_json(const facts *x)
            (unsigned long long)i->bits, (unsigned long long)i->memory_bytes);
     json_number("bits_per_key", i->capacity ? (double)i->bits / (double)i->capacity : NAN, ",");
     printf("\"k\":%u,\"seed\":%llu,", i->k, (unsigned long long)i->seed);
+    printf("\"growth\":%u,\"layers\":%u,\"generations\":%u,", i->growth, i->layers, i->generations);
     json_string("kernel", i->kernel, ",");
     printf("\"concurrent\":%s,\"no_hugepages\":%s,", i->flags & BLOOMSIMD_CONCURRENT ? "true" : "false",
            i->flags & BLOOMSIMD_NO_HUGEPAGES ? "true" : "false");
