@@ -179,7 +179,7 @@ static ssize_t read_once(rec_reader *r, rec_chunk *c)
 static int fill_from_current(rec_reader *r, rec_chunk *c)
 {
     if (!ensure_room(&c->buf, &c->cap, r->carry_len + READ_BYTES)) goto no_memory;
-    memcpy(c->buf, r->carry, r->carry_len); /* the partial record left by the last chunk */
+    if (r->carry_len) memcpy(c->buf, r->carry, r->carry_len); /* the partial record left by the last chunk */
     c->bytes = r->carry_len;
     r->carry_len = 0;
     size_t n = 0;
