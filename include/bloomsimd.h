@@ -492,6 +492,37 @@ BLOOMSIMD_API void bloomsimd_get_info(const bloomsimd_filter *filter, bloomsimd_
 BLOOMSIMD_API double bloomsimd_predicted_fpr(const bloomsimd_filter *filter, uint64_t items);
 
 /* ======================================================================== */
+/* Memory: who allocates the bit arrays                                     */
+/* ======================================================================== */
+
+/*
+ * By default a bit array is posix_memalign'ed, or for 2 MiB and more an
+ * anonymous mapping advised MADV_HUGEPAGE. A host that accounts its memory
+ * itself (a Redis module: RedisModule_Calloc / RedisModule_Free, so filters
+ * show in used_memory and MEMORY USAGE) installs its own allocator:
+ *
+ *   alloc(bytes, user)        zeroed memory of `bytes` bytes, or NULL
+ *   free(ptr, bytes, user)    releases what alloc returned, with its size
+ *
+ * The library asks for 63 bytes more than the array and aligns it to 64
+ * itself; arrays of 2 MiB or more still get MADV_HUGEPAGE on their 2 MiB-
+ * aligned interior (unless BLOOMSIMD_NO_HUGEPAGES). The allocator applies to
+ * bit arrays created, loaded, deserialized or cloned after the call; mapped
+ * files are not allocated. Each filter remembers the allocator that made it
+ * and frees with it, so changing or removing the allocator later is safe.
+ * NULL, or a struct with a NULL function, restores the default. Filter
+ * objects themselves (a few hundred bytes) stay on malloc.
+ * Thread-safe; takes effect for creates that start after it returns.
+ */
+typedef struct bloomsimd_allocator {
+    void *(*alloc)(size_t bytes, void *user);
+    void (*free)(void *ptr, size_t bytes, void *user);
+    void *user;
+} bloomsimd_allocator;
+
+BLOOMSIMD_API void bloomsimd_set_allocator(const bloomsimd_allocator *allocator);
+
+/* ======================================================================== */
 /* Kernels                                                                  */
 /* ======================================================================== */
 

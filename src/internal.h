@@ -18,7 +18,8 @@ typedef enum bloomsimd_storage {
     BLOOMSIMD_STORAGE_HEAP,     /* posix_memalign */
     BLOOMSIMD_STORAGE_ANON_MAP, /* anonymous mmap (large filters, huge pages) */
     BLOOMSIMD_STORAGE_FILE_MAP, /* mapping of a saved filter file */
-    BLOOMSIMD_STORAGE_BORROWED  /* a layer inside its parent's file mapping: nothing to release */
+    BLOOMSIMD_STORAGE_BORROWED, /* a layer inside its parent's file mapping: nothing to release */
+    BLOOMSIMD_STORAGE_CUSTOM    /* from a bloomsimd_set_allocator allocator (filter->allocator) */
 } bloomsimd_storage;
 
 /* What a handle is; the values are the file format's filter_kind (docs/FORMAT.md). */
@@ -48,6 +49,7 @@ struct bloomsimd_filter {
     void *mapping;        /* what to free / munmap */
     size_t mapping_bytes; /* length of the mapping (FILE_MAP, ANON_MAP) */
     int fd;               /* FILE_MAP: the open file, else -1 */
+    bloomsimd_allocator allocator; /* CUSTOM: the allocator that made the array */
     uint64_t items;       /* keys counted in (bloomsimd_items_add); atomic when concurrent */
     int64_t started_ns;   /* a window generation: CLOCK_REALTIME when it became current */
     bloomsimd_layers *layers; /* NULL: a plain filter (or a layer) */

@@ -5,7 +5,14 @@
  * so creating a 1 GiB filter is instant) with MADV_HUGEPAGE: with 4 KiB pages
  * a random probe into a large filter also misses the TLB; 2 MiB pages make
  * that walk rare. Under THP "madvise" mode this request is what enables them.
+ *
+ * A host allocator (bloomsimd_set_allocator) replaces both: it returns
+ * zeroed memory, 63 bytes more than the array so that the array can start on
+ * a 64-byte boundary, and large arrays are still advised MADV_HUGEPAGE over
+ * their 2 MiB-aligned interior.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,11 +21,52 @@
 
 #define HUGE_PAGE_BYTES ((size_t)2 << 20)
 
+static pthread_mutex_t allocator_lock = PTHREAD_MUTEX_INITIALIZER;
+static bloomsimd_allocator host_allocator; /* alloc == NULL: the default */
+
+void bloomsimd_set_allocator(const bloomsimd_allocator *a)
+{
+    pthread_mutex_lock(&allocator_lock);
+    if (a && a->alloc && a->free)
+        host_allocator = *a;
+    else
+        memset(&host_allocator, 0, sizeof host_allocator);
+    pthread_mutex_unlock(&allocator_lock);
+}
+
+static bloomsimd_status alloc_with_host(bloomsimd_filter *f, const bloomsimd_allocator *a, size_t bytes,
+                                        uint32_t flags)
+{
+    if (bytes > SIZE_MAX - (BLOOMSIMD_BLOCK_BYTES - 1)) return BLOOMSIMD_ERR_TOO_LARGE;
+    size_t total = bytes + BLOOMSIMD_BLOCK_BYTES - 1;
+    void *raw = a->alloc(total, a->user);
+    if (!raw) return BLOOMSIMD_ERR_NO_MEMORY;
+    uintptr_t start = ((uintptr_t)raw + BLOOMSIMD_BLOCK_BYTES - 1) & ~(uintptr_t)(BLOOMSIMD_BLOCK_BYTES - 1);
+#ifdef MADV_HUGEPAGE
+    if (bytes >= HUGE_PAGE_BYTES && !(flags & BLOOMSIMD_NO_HUGEPAGES)) {
+        uintptr_t first = (start + HUGE_PAGE_BYTES - 1) & ~(uintptr_t)(HUGE_PAGE_BYTES - 1);
+        uintptr_t last = (start + bytes) & ~(uintptr_t)(HUGE_PAGE_BYTES - 1);
+        if (last > first) (void)madvise((void *)first, last - first, MADV_HUGEPAGE);
+    }
+#endif
+    (void)flags;
+    f->storage = BLOOMSIMD_STORAGE_CUSTOM;
+    f->allocator = *a;
+    f->mapping = raw;
+    f->mapping_bytes = total;
+    f->geometry.words = (uint32_t *)start;
+    return BLOOMSIMD_OK;
+}
+
 bloomsimd_status bloomsimd_alloc_bits(bloomsimd_filter *f, uint64_t blocks, uint32_t flags)
 {
     if (blocks == 0 || blocks > BLOOMSIMD_MAX_BLOCKS || blocks > SIZE_MAX / BLOOMSIMD_BLOCK_BYTES)
         return BLOOMSIMD_ERR_TOO_LARGE;
     size_t bytes = (size_t)blocks * BLOOMSIMD_BLOCK_BYTES;
+    pthread_mutex_lock(&allocator_lock);
+    bloomsimd_allocator a = host_allocator;
+    pthread_mutex_unlock(&allocator_lock);
+    if (a.alloc) return alloc_with_host(f, &a, bytes, flags);
     if (bytes >= HUGE_PAGE_BYTES) {
         size_t rounded = (bytes + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1);
         void *p = mmap(NULL, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -52,6 +100,9 @@ void bloomsimd_free_bits(bloomsimd_filter *f)
         if (f->mapping) munmap(f->mapping, f->mapping_bytes);
         break;
     case BLOOMSIMD_STORAGE_BORROWED: break; /* the parent's mapping */
+    case BLOOMSIMD_STORAGE_CUSTOM:
+        if (f->mapping) f->allocator.free(f->mapping, f->mapping_bytes, f->allocator.user);
+        break;
     }
     f->mapping = NULL;
     f->geometry.words = NULL;
