@@ -82,7 +82,7 @@ typedef struct bench_counters {
 typedef uint64_t (*bench_fn)(void *ctx);
 typedef struct bench_measurement {
     bench_stats ns;       /* ns per key */
-    bench_stats wall_ns;  /* ns per key by wall clock (jobs with elapsed_ns only) */
+    bench_stats wall_ns;  /* ns per key by wall clock, whatever the clock of ns */
     uint64_t count;       /* what the last repetition returned */
     bool counts_agree;    /* every repetition returned the same count */
     bench_counters perf;
@@ -96,11 +96,7 @@ typedef struct bench_job {
     bench_fn fn;
     void *ctx;
     double keys;
-    bool wall_clock; /* always wall time */
-    /* when set (and not --clock wall): the job's time in ns is what this
-     * returns after fn, instead of the caller's thread CPU time
-     * (multi-thread jobs: the slowest thread's CPU time) */
-    double (*elapsed_ns)(void *ctx);
+    bool wall_clock; /* always wall time (multi-thread jobs) */
 } bench_job;
 void bench_measure_interleaved(const struct bench_options *o, const bench_job *jobs, size_t njobs,
                                bench_measurement *out);

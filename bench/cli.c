@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <strings.h>
+
+#include <bloomsimd.h>
+
 #include "bench.h"
 
 static void usage(FILE *f)
@@ -53,14 +57,29 @@ static void usage(FILE *f)
           f);
 }
 
-/* 100000, 1e5, 10^5, 100k, 2M, 1G */
+/*
+ * Every number is parsed the same way (and bloomsimd-example's arguments
+ * too): a count may be written 100000, 1e5, 10^5, 100k, 1.5M or 2G and must
+ * come out a whole number; plain digits are read exactly (seeds above 2^53).
+ * A probability may be written 0.01, 1e-2 or 1%. A bad value is one line on
+ * stderr naming the option, the value and the allowed range.
+ */
 static bool parse_count(const char *s, uint64_t *out)
 {
     char *end;
     errno = 0;
+    if (*s >= '0' && *s <= '9') { /* exact when it is only digits */
+        unsigned long long u = strtoull(s, &end, 10);
+        if (!*end && !errno) {
+            *out = u;
+            return true;
+        }
+    }
     double v;
+    errno = 0;
     if (strncmp(s, "10^", 3) == 0) {
         long e = strtol(s + 3, &end, 10);
+        if (end == s + 3 || e < 0 || e > 18) return false;
         v = pow(10.0, (double)e);
     } else {
         v = strtod(s, &end);
@@ -69,8 +88,8 @@ static bool parse_count(const char *s, uint64_t *out)
     if (*end == 'k' || *end == 'K') v *= 1e3, end++;
     else if (*end == 'M') v *= 1e6, end++;
     else if (*end == 'G') v *= 1e9, end++;
-    if (*end || !(v >= 0) || v > 1e15) return false;
-    *out = (uint64_t)llround(v);
+    if (*end || !(v >= 0) || v > 1.8e19 || v != floor(v)) return false;
+    *out = (uint64_t)v;
     return true;
 }
 
@@ -79,15 +98,53 @@ static bool parse_double(const char *s, double *out)
     char *end;
     errno = 0;
     *out = strtod(s, &end);
-    return end != s && !*end && !errno;
+    if (end == s || errno) return false;
+    if (*end == '%') *out /= 100.0, end++;
+    return !*end && isfinite(*out);
 }
 
-/* Splits a comma list in place into out[]. */
-static size_t split_list(char *s, const char **out, size_t max)
+/* Splits a comma list in place into out[]; false if it has more than max items. */
+static bool split_list(char *s, const char **out, size_t max, size_t *n)
 {
-    size_t n = 0;
-    for (char *tok = strtok(s, ","); tok && n < max; tok = strtok(NULL, ",")) out[n++] = tok;
-    return n;
+    *n = 0;
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+        if (*n == max) return false;
+        out[(*n)++] = tok;
+    }
+    return *n > 0;
+}
+
+static bool takes_value(const char *a)
+{
+    static const char *const with_value[] = {
+        "--kernels", "--kernel",      "--keys", "--bits-per-key", "--fpr",   "--k",    "--batch",
+        "--reps",    "--queries",     "--threads", "--paired",    "--peer-rounds", "--peer-fpr", "--clock",
+        "--csv",     "--json",        "--plot", "--seed",         "--phase", "--present"};
+    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
+        if (strcmp(a, with_value[i]) == 0) return true;
+    return false;
+}
+
+static int bad(const char *opt, const char *value, const char *allowed)
+{
+    fprintf(stderr, "bloomsimd-bench: %s %s: %s (see --help)\n", opt, value, allowed);
+    return -1;
+}
+
+/* The library's kernel name matching `name` case-insensitively, or NULL. */
+static const char *kernel_named(const char *name)
+{
+    for (size_t j = 0; bloomsimd_kernel_name(j); j++)
+        if (strcasecmp(bloomsimd_kernel_name(j), name) == 0) return bloomsimd_kernel_name(j);
+    return NULL;
+}
+
+static void compiled_kernels(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t j = 0; bloomsimd_kernel_name(j) && used < cap; j++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s", j ? ", " : "", bloomsimd_kernel_name(j));
 }
 
 int bench_parse_options(bench_options *o, int argc, char **argv)
@@ -110,129 +167,143 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool ok = true, used_value = false;
-        uint64_t n;
+        /* a value never starts with "--": `--json --quiet` is a missing value,
+         * not a file named --quiet */
+        const char *v = i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL;
+        bool used_value = true;
+        uint64_t n = 0;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 1;
         } else if (strcmp(a, "--emulated") == 0) {
-            o->emulated = true;
+            o->emulated = true, used_value = false;
         } else if (strcmp(a, "--no-threads") == 0) {
-            o->threads = false;
+            o->threads = false, used_value = false;
         } else if (strcmp(a, "--no-refs") == 0) {
-            o->refs = false;
+            o->refs = false, used_value = false;
         } else if (strcmp(a, "--no-libbloom") == 0) {
-            o->libbloom = false;
+            o->libbloom = false, used_value = false;
         } else if (strcmp(a, "--fpr-sweep") == 0) {
-            o->fpr_sweep = true;
+            o->fpr_sweep = true, used_value = false;
         } else if (strcmp(a, "--perf") == 0) {
-            o->perf = true;
+            o->perf = true, used_value = false;
         } else if (strcmp(a, "--no-pin") == 0) {
-            o->pin = false;
+            o->pin = false, used_value = false;
         } else if (strcmp(a, "--long") == 0) {
-            o->long_output = true;
+            o->long_output = true, used_value = false;
         } else if (strcmp(a, "--quiet") == 0) {
-            o->quiet = true;
-        } else if (!v) {
-            fprintf(stderr, "bloomsimd-bench: unknown option or missing value: %s (see --help)\n", a);
+            o->quiet = true, used_value = false;
+        } else if (takes_value(a) && !v) {
+            fprintf(stderr, "bloomsimd-bench: %s needs a value (see --help)\n", a);
             return -1;
         } else if (strcmp(a, "--kernels") == 0 || strcmp(a, "--kernel") == 0) {
-            o->nkernels = split_list(argv[i + 1], o->kernels, BENCH_MAX_KERNELS);
+            const char *items[BENCH_MAX_KERNELS];
+            size_t count;
+            if (!split_list(argv[i + 1], items, BENCH_MAX_KERNELS, &count)) return bad(a, v, "1 to 16 kernel names");
+            o->nkernels = 0;
+            for (size_t j = 0; j < count; j++) {
+                const char *name = kernel_named(items[j]);
+                if (!name && strcmp(items[j], "classic") == 0) name = "classic"; /* --phase only, checked below */
+                if (!name) {
+                    char list[160], msg[200];
+                    compiled_kernels(list, sizeof list);
+                    snprintf(msg, sizeof msg, "no such kernel (compiled in: %s; any case)", list);
+                    return bad(a, items[j], msg);
+                }
+                o->kernels[o->nkernels++] = name;
+            }
             o->kernels_given = true;
-            used_value = true;
         } else if (strcmp(a, "--keys") == 0) {
             const char *items[BENCH_MAX_SIZES];
-            size_t count = split_list(argv[i + 1], items, BENCH_MAX_SIZES);
+            size_t count;
+            if (!split_list(argv[i + 1], items, BENCH_MAX_SIZES, &count)) return bad(a, v, "1 to 16 sizes");
             o->nsizes = 0;
-            for (size_t j = 0; j < count && ok; j++) {
-                ok = parse_count(items[j], &n) && n > 0;
-                if (ok) o->sizes[o->nsizes++] = n;
+            for (size_t j = 0; j < count; j++) {
+                if (!parse_count(items[j], &n) || n < 1 || n > UINT64_C(10000000000))
+                    return bad(a, items[j], "each size must be a whole number of keys, 1 <= N <= 1e10");
+                o->sizes[o->nsizes++] = n;
             }
             o->sizes_given = true;
-            used_value = true;
         } else if (strcmp(a, "--bits-per-key") == 0) {
-            ok = parse_double(v, &o->bits_per_key) && o->bits_per_key >= 1 && o->bits_per_key <= 64;
-            used_value = true;
+            if (!parse_double(v, &o->bits_per_key) || o->bits_per_key < 1 || o->bits_per_key > 64)
+                return bad(a, v, "allowed: 1 <= B <= 64");
         } else if (strcmp(a, "--fpr") == 0) {
-            ok = parse_double(v, &o->fpr) && o->fpr > 0 && o->fpr < 1;
-            used_value = true;
+            if (!parse_double(v, &o->fpr) || o->fpr < 1e-10 || o->fpr >= 1)
+                return bad(a, v, "allowed: 1e-10 <= P < 1 (the library's range)");
         } else if (strcmp(a, "--k") == 0) {
-            ok = parse_count(v, &n) && n >= 1 && n <= 16;
+            if (!parse_count(v, &n) || n < 1 || n > 16) return bad(a, v, "allowed: 1 <= K <= 16");
             o->k = (uint32_t)n;
-            used_value = true;
         } else if (strcmp(a, "--batch") == 0) {
-            ok = parse_count(v, &n) && n >= 1 && n <= (UINT64_C(1) << 30);
+            if (!parse_count(v, &n) || n < 1 || n > (UINT64_C(1) << 30)) return bad(a, v, "allowed: 1 <= N <= 2^30");
             o->batch = (size_t)n;
-            used_value = true;
         } else if (strcmp(a, "--reps") == 0) {
-            ok = parse_count(v, &n) && n <= 1000; /* 0 only makes sense with --phase */
+            if (!parse_count(v, &n) || n > 1000) return bad(a, v, "allowed: 1 <= N <= 1000 (0 only with --phase)");
             o->reps = (unsigned)n;
-            used_value = true;
         } else if (strcmp(a, "--queries") == 0) {
-            ok = parse_count(v, &n) && n <= (UINT64_C(1) << 32);
+            if (!parse_count(v, &n) || n < 1 || n > (UINT64_C(1) << 32))
+                return bad(a, v, "allowed: 1000 <= N <= 2^32 (1 <= N with --phase)");
             o->queries = n;
-            used_value = true;
         } else if (strcmp(a, "--threads") == 0) {
-            ok = parse_count(v, &n) && n >= 1 && n <= 256;
+            if (!parse_count(v, &n) || n < 1 || n > 64) return bad(a, v, "allowed: 1 <= N <= 64");
             o->max_threads = (unsigned)n;
-            used_value = true;
         } else if (strcmp(a, "--paired") == 0) {
-            ok = parse_count(v, &n) && (n == 0 || (n >= 10 && n <= 100000));
+            if (!parse_count(v, &n) || (n != 0 && (n < 10 || n > 100000)))
+                return bad(a, v, "allowed: 0 (off) or 10 <= N <= 100000");
             o->paired_rounds = (unsigned)n;
-            used_value = true;
         } else if (strcmp(a, "--peer-rounds") == 0) {
-            ok = parse_count(v, &n) && (n == 0 || (n >= 10 && n <= 100000));
+            if (!parse_count(v, &n) || (n != 0 && (n < 10 || n > 100000)))
+                return bad(a, v, "allowed: 0 (off) or 10 <= N <= 100000");
             o->peer_rounds = (unsigned)n;
-            used_value = true;
         } else if (strcmp(a, "--peer-fpr") == 0) {
             const char *items[4];
-            size_t count = split_list(argv[i + 1], items, 4);
+            size_t count;
+            if (!split_list(argv[i + 1], items, 4, &count)) return bad(a, v, "1 to 4 target FPRs");
             o->npeer_fprs = 0;
-            for (size_t j = 0; j < count && ok; j++) {
+            for (size_t j = 0; j < count; j++) {
                 double p;
-                ok = parse_double(items[j], &p) && p >= 1e-10 && p < 1;
-                if (ok) o->peer_fprs[o->npeer_fprs++] = p;
+                if (!parse_double(items[j], &p) || p < 1e-10 || p >= 1)
+                    return bad(a, items[j], "each target must be 1e-10 <= P < 1");
+                o->peer_fprs[o->npeer_fprs++] = p;
             }
-            used_value = true;
         } else if (strcmp(a, "--clock") == 0) {
-            ok = strcmp(v, "cpu") == 0 || strcmp(v, "wall") == 0;
+            if (strcmp(v, "cpu") != 0 && strcmp(v, "wall") != 0) return bad(a, v, "allowed: cpu or wall");
             o->wall_clock = strcmp(v, "wall") == 0;
-            used_value = true;
         } else if (strcmp(a, "--csv") == 0) {
             o->csv_path = v;
-            used_value = true;
         } else if (strcmp(a, "--json") == 0) {
             o->json_path = v;
-            used_value = true;
         } else if (strcmp(a, "--plot") == 0) {
             o->plot_dir = v;
             o->fpr_sweep = true;
-            used_value = true;
         } else if (strcmp(a, "--seed") == 0) {
-            ok = parse_count(v, &o->seed);
-            used_value = true;
+            if (!parse_count(v, &o->seed)) return bad(a, v, "allowed: a whole number, 0 <= N < 2^64");
         } else if (strcmp(a, "--phase") == 0) {
+            if (strcmp(v, "lookup") != 0 && strcmp(v, "insert") != 0) return bad(a, v, "allowed: lookup or insert");
             o->phase = v;
-            ok = strcmp(v, "lookup") == 0 || strcmp(v, "insert") == 0;
-            used_value = true;
         } else if (strcmp(a, "--present") == 0) {
-            ok = parse_count(v, &n) && n <= 100;
+            if (!parse_count(v, &n) || n > 100) return bad(a, v, "allowed: 0 <= PCT <= 100");
             o->present_pct = (unsigned)n;
-            used_value = true;
         } else {
             fprintf(stderr, "bloomsimd-bench: unknown option: %s (see --help)\n", a);
             return -1;
         }
-        if (!ok) {
-            fprintf(stderr, "bloomsimd-bench: bad value for %s: %s\n", a, v);
-            return -1;
-        }
         if (used_value) i++;
     }
-        if (!o->phase && o->reps == 0) {
-        fprintf(stderr, "bloomsimd-bench: --reps 0 is only meaningful with --phase\n");
+    if (!o->phase && o->reps == 0) {
+        fprintf(stderr, "bloomsimd-bench: --reps 0: allowed only with --phase (see --help)\n");
         return -1;
     }
+    if (!o->phase && o->queries < 1000) {
+        fprintf(stderr, "bloomsimd-bench: --queries %llu: allowed: 1000 <= N <= 2^32 (1 <= N with --phase)\n",
+                (unsigned long long)o->queries);
+        return -1;
+    }
+    for (size_t j = 0; !o->phase && j < o->nkernels; j++)
+        if (strcmp(o->kernels[j], "classic") == 0) {
+            char list[160], msg[220];
+            compiled_kernels(list, sizeof list);
+            snprintf(msg, sizeof msg, "'classic' is a kernel only with --phase (compiled in: %s)", list);
+            return bad("--kernels", "classic", msg);
+        }
     return 0;
 }

@@ -18,13 +18,13 @@ static size_t choose_kernels(const bench_options *o, const char **out)
 {
     size_t n = 0;
     if (o->kernels_given) {
+        /* names are the library's own (cli.c matched them case-insensitively) */
         for (size_t i = 0; i < o->nkernels && n < BENCH_MAX_KERNELS; i++) {
             const char *name = o->kernels[i];
-            bool known = false;
-            for (size_t j = 0; bloomsimd_kernel_name(j); j++) known |= strcmp(bloomsimd_kernel_name(j), name) == 0;
-            if (!known)
-                fprintf(stderr, "note: kernel '%s' is not compiled in; skipped\n", name);
-            else if (!bloomsimd_kernel_supported(name))
+            bool dup = false;
+            for (size_t j = 0; j < n; j++) dup |= strcmp(out[j], name) == 0;
+            if (dup) continue;
+            if (!bloomsimd_kernel_supported(name))
                 fprintf(stderr, "note: kernel '%s' is not supported by this CPU; skipped\n", name);
             else
                 out[n++] = name;
@@ -66,7 +66,12 @@ int main(int argc, char **argv)
     const char *kernels[BENCH_MAX_KERNELS];
     size_t nk = choose_kernels(&o, kernels);
     if (nk == 0) {
-        fprintf(stderr, "bloomsimd-bench: no kernel to run\n");
+        char list[160] = "";
+        for (size_t j = 0, used = 0; bloomsimd_kernel_name(j) && used < sizeof list; j++)
+            if (bloomsimd_kernel_supported(bloomsimd_kernel_name(j)))
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+                                         bloomsimd_kernel_name(j));
+        fprintf(stderr, "bloomsimd-bench: no kernel to run (this CPU runs: %s)\n", list);
         return 1;
     }
     if (!o.sizes_given) {

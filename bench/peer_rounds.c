@@ -16,19 +16,24 @@
  * runs first pays for streaming them into L2 and the others do not, which
  * split the rounds into two modes (ratios 0.6x and 2.7x at 10^4 keys).
  *
+ * The ceiling (refs.h: the library's hash, block index and one read per key,
+ * through the default kernel's own pipeline when it has touch_u64) runs in
+ * the same rounds on its own copy of the default kernel's filter, so every
+ * kernel also gets a paired kernel / ceiling ratio at every size.
+ *
  * Per kernel and round: ratio = kernel time / peer time of that round. The
  * report gives the ratio's p10, median and p90 over all rounds (the whole
- * spread) and its median over the quietest tenth: the rounds whose total
- * time over all filters is smallest. Selecting on the total, not on the peer
- * alone, keeps the selection from favouring rounds where only the peer was
- * lucky (which would bias the ratio upward) or only the kernel was.
+ * spread) and its median over the quietest tenth of the rounds for that pair
+ * (record_ratio says how they are chosen).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch.h" /* the default kernel's touch_u64, for the ceiling */
 #include "internal.h" /* the filter bytes: later kernels start from a copy */
+#include "refs.h"
 #include "run.h"
 #include "sbbf.h"
 
@@ -36,10 +41,11 @@
 
 static volatile uint64_t touch_sink;
 
-/* one filter: a kernel's (filter != NULL) or the peer */
+/* one filter: a kernel's, the ceiling's (ceiling != NULL) or the peer's (neither) */
 typedef struct peer_impl {
     const char *name;
     bloomsimd_filter *filter;
+    const bench_ceiling *ceiling;
     double *ns; /* per round, ns/key */
 } peer_impl;
 
@@ -61,7 +67,9 @@ static uint64_t run_round(const round_ctx *c, const peer_impl *p, bool insert, c
         size_t k = count - done;
         if (k > c->o->batch) k = c->o->batch;
         if (k > nkeys - pos) k = nkeys - pos;
-        if (p->filter && insert)
+        if (p->ceiling)
+            r += bench_ceiling_run(p->ceiling, keys + pos, k) == 1; /* a read, whatever the op */
+        else if (p->filter && insert)
             r += bloomsimd_add_batch_u64(p->filter, keys + pos, k) != BLOOMSIMD_OK;
         else if (p->filter)
             r += bloomsimd_contains_batch_u64(p->filter, keys + pos, k, c->out);
@@ -82,9 +90,45 @@ static double quantile(const double *sorted, unsigned n, double p)
     return sorted[i < n ? i : n - 1];
 }
 
-/* The rounds of one operation; records one "vs-peer" result per filter. */
+/* Records impl / ref per round as one result in `section`: the median of
+ * the quietest tenth as value, the median as ratio, p10 and p90 in the note.
+ * The quietest rounds of this pair are those with the smallest
+ * impl/median(impl) + ref/median(ref): both sides count equally whatever
+ * their speed, so a slow third filter's noise does not choose the rounds,
+ * and neither side's luck alone does. */
+static void record_ratio(const char *section, const char *op, const peer_impl *impl, const peer_impl *ref,
+                         unsigned rounds, size_t count, uint64_t n, double target, double *scratch)
+{
+    double *all = scratch + rounds, *score = scratch + 2 * rounds, quiet = NAN;
+    memcpy(scratch, impl->ns, rounds * sizeof *scratch);
+    bench_stats is = bench_summarize(scratch, rounds);
+    memcpy(scratch, ref->ns, rounds * sizeof *scratch);
+    double ref_median = bench_summarize(scratch, rounds).median;
+    for (unsigned r = 0; r < rounds; r++) {
+        all[r] = impl->ns[r] / ref->ns[r];
+        score[r] = impl->ns[r] / is.median + ref->ns[r] / ref_median;
+    }
+    memcpy(scratch, score, rounds * sizeof *scratch);
+    bench_summarize(scratch, rounds);
+    double quiet_limit = scratch[rounds / 10];
+    unsigned nq = 0;
+    for (unsigned r = 0; r < rounds; r++)
+        if (score[r] <= quiet_limit) scratch[nq++] = all[r];
+    if (nq) quiet = bench_summarize(scratch, nq).median;
+    bench_stats rs = bench_summarize(all, rounds);
+    bench_result *res = bench_result_add(section, impl->name, op, n, 1, is);
+    if (!res) return;
+    res->x = target;
+    res->ratio = rs.median;
+    res->value = quiet;
+    snprintf(res->note, sizeof res->note, "p10=%.4f p90=%.4f rounds=%u keys/round=%zu quiet=%u",
+             quantile(all, rounds, 0.1), quantile(all, rounds, 0.9), rounds, count, nq);
+}
+
+/* The rounds of one operation; records one "vs-peer" result per filter and
+ * one "vs-ceiling" result per kernel. */
 static void measure(const bench_options *o, peer_impl *impl, size_t ni, const round_ctx *rc, const bench_workload *w,
-                    bool insert, double target, double *scratch, double *total)
+                    bool insert, double target, double *scratch)
 {
     const char *op = insert ? "insert" : "lookup0";
     const uint64_t *keys = insert ? w->inserted : w->absent;
@@ -93,7 +137,6 @@ static void measure(const bench_options *o, peer_impl *impl, size_t ni, const ro
     const unsigned rounds = o->peer_rounds;
     for (unsigned r = 0; r <= rounds; r++) { /* round 0 is a warm-up */
         size_t start = (size_t)r * count;
-        total[r ? r - 1 : 0] = 0;
         uint64_t sum = 0;
         for (size_t i = 0, pos = start % nkeys; i < count; i++, pos = pos + 1 == nkeys ? 0 : pos + 1) sum += keys[pos];
         touch_sink = sum;
@@ -106,34 +149,15 @@ static void measure(const bench_options *o, peer_impl *impl, size_t ni, const ro
                 bench_check_failed("vs peer: %s insert failed at %llu keys", impl[j].name, (unsigned long long)w->n);
             if (r == 0) continue;
             impl[j].ns[r - 1] = (t1 - t0) / (double)count;
-            total[r - 1] += impl[j].ns[r - 1];
         }
     }
-    memcpy(scratch, total, rounds * sizeof *scratch);
-    bench_summarize(scratch, rounds);
-    double quiet_limit = scratch[rounds / 10];
-    const peer_impl *peer = &impl[ni - 1];
+    const peer_impl *peer = &impl[ni - 1], *ceiling = NULL;
+    for (size_t j = 0; j < ni; j++)
+        if (impl[j].ceiling) ceiling = &impl[j];
     for (size_t j = 0; j < ni; j++) {
-        double ratio[2], quiet = NAN;
-        unsigned nq = 0;
-        /* scratch: the quiet rounds' ratios first, then all ratios */
-        double *all = scratch + rounds;
-        for (unsigned r = 0; r < rounds; r++) {
-            all[r] = impl[j].ns[r] / peer->ns[r];
-            if (total[r] <= quiet_limit) scratch[nq++] = all[r];
-        }
-        if (nq) quiet = bench_summarize(scratch, nq).median;
-        bench_stats rs = bench_summarize(all, rounds);
-        ratio[0] = quantile(all, rounds, 0.1);
-        ratio[1] = quantile(all, rounds, 0.9);
-        bench_stats ns = bench_summarize(impl[j].ns, rounds); /* sorts ns: last use */
-        bench_result *res = bench_result_add("vs-peer", impl[j].filter ? impl[j].name : "sbbf", op, w->n, 1, ns);
-        if (!res) continue;
-        res->x = target;
-        res->ratio = rs.median;
-        res->value = quiet;
-        snprintf(res->note, sizeof res->note, "p10=%.4f p90=%.4f rounds=%u keys/round=%zu", ratio[0], ratio[1],
-                 rounds, count);
+        record_ratio("vs-peer", op, &impl[j], peer, rounds, count, w->n, target, scratch);
+        if (ceiling && !impl[j].ceiling && impl[j].filter)
+            record_ratio("vs-ceiling", op, &impl[j], ceiling, rounds, count, w->n, target, scratch);
     }
 }
 
@@ -150,7 +174,7 @@ static void one_target(const bench_options *o, const char *const *kernels, size_
     peer_impl impl[BENCH_MAX_KERNELS + 1];
     size_t ni = 0;
     const unsigned rounds = o->peer_rounds;
-    double *buf = malloc((size_t)(nk + 4) * rounds * sizeof *buf);
+    double *buf = malloc((size_t)(nk + 2) * rounds * sizeof *buf);
     uint8_t *out = malloc(o->batch);
     bench_sbbf peer;
     bool have_peer = false;
@@ -169,14 +193,40 @@ static void one_target(const bench_options *o, const char *const *kernels, size_
             (void)bloomsimd_add_batch_u64(f, w->inserted, (size_t)n);
         else /* the main table proves every kernel sets the same bytes */
             memcpy(f->geometry.words, impl[0].filter->geometry.words, bloomsimd_filter_bytes(f));
-        impl[ni] = (peer_impl){kernels[i], f, buf + ni * rounds};
+        impl[ni] = (peer_impl){kernels[i], f, NULL, buf + ni * rounds};
         ni++;
+    }
+    /* the ceiling, on its own copy of the default kernel's filter (sharing a
+     * kernel's filter would hand that kernel lines the ceiling just read) */
+    bench_ceiling ceiling;
+    const char *dk = bloomsimd_default_kernel();
+    if (ni > 0 && dk) {
+        bloomsimd_options opt = {.capacity = n, .fpr = target, .kernel = dk};
+        bloomsimd_filter *f = NULL;
+        if (bloomsimd_create_with(&f, &opt) == BLOOMSIMD_OK &&
+            bloomsimd_filter_bytes(f) == bloomsimd_filter_bytes(impl[0].filter)) {
+            memcpy(f->geometry.words, impl[0].filter->geometry.words, bloomsimd_filter_bytes(f));
+            const bloomsimd_kernel *k = bloomsimd_kernel_by_name(dk);
+            ceiling = (bench_ceiling){.words = (const uint64_t *)(const void *)f->geometry.words,
+                                      .nblocks = f->geometry.nblocks,
+                                      .hash_bitflip = f->geometry.hash_bitflip,
+                                      .ahead = 64,
+                                      .to_l2 = 1,
+                                      .hash_u64 = k ? k->hash_u64 : NULL,
+                                      .touch = k ? k->touch_u64 : NULL,
+                                      .geometry = &f->geometry};
+            if (ceiling.touch) ceiling.to_l2 = 3;
+            impl[ni] = (peer_impl){"ceiling", f, &ceiling, buf + ni * rounds};
+            ni++;
+        } else {
+            bloomsimd_destroy(f);
+        }
     }
     uint64_t nb = bench_sbbf_blocks_for(n, target);
     have_peer = ni > 0 && nb && bench_sbbf_init(&peer, nb);
     if (!have_peer) goto done;
     bench_sbbf_add(&peer, w->inserted, (size_t)n);
-    impl[ni] = (peer_impl){"sbbf", NULL, buf + ni * rounds};
+    impl[ni] = (peer_impl){"sbbf", NULL, NULL, buf + ni * rounds};
     ni++;
     round_ctx rc = {o, &peer, out};
 
@@ -206,21 +256,21 @@ static void one_target(const bench_options *o, const char *const *kernels, size_
                                (unsigned long long)n, target, 100 * theirs, 100 * model);
         size_t check = (size_t)n < ROUND_KEYS ? (size_t)n : ROUND_KEYS;
         for (size_t j = 0; j < ni; j++) {
+            if (impl[j].ceiling) continue;
             uint64_t found = run_round(&rc, &impl[j], false, w->inserted, (size_t)n, 0, check);
             if (found != check)
                 bench_check_failed("vs peer: %s found %llu of %zu inserted keys", impl[j].name,
                                    (unsigned long long)found, check);
         }
     }
-    double *scratch = malloc(2 * (size_t)rounds * sizeof *scratch), *total = malloc((size_t)rounds * sizeof *total);
-    if (scratch && total) {
+    double *scratch = malloc(3 * (size_t)rounds * sizeof *scratch);
+    if (scratch) {
         bench_progress(o, "%llu keys: vs peer at FPR %g: %u paired rounds of lookups, then of inserts",
                        (unsigned long long)n, target, rounds);
-        measure(o, impl, ni, &rc, w, false, target, scratch, total);
-        measure(o, impl, ni, &rc, w, true, target, scratch, total);
+        measure(o, impl, ni, &rc, w, false, target, scratch);
+        measure(o, impl, ni, &rc, w, true, target, scratch);
     }
     free(scratch);
-    free(total);
 done:
     for (size_t j = 0; j < ni; j++) bloomsimd_destroy(impl[j].filter);
     if (have_peer) bench_sbbf_free(&peer);
@@ -234,15 +284,38 @@ void bench_peer_rounds(const bench_options *o, const char *const *kernels, size_
     for (size_t i = 0; i < o->npeer_fprs; i++) one_target(o, kernels, nk, w, o->peer_fprs[i]);
 }
 
-static void cell(char *buf, size_t cap, const bench_result *r)
+/* The result of `section` for (impl, op, n) at this target, or NULL. */
+static bench_result *find(const char *section, const char *impl, const char *op, uint64_t n, double target)
 {
-    double p10 = NAN, p90 = NAN;
-    if (!r) {
-        snprintf(buf, cap, "-");
-        return;
+    for (size_t j = 0; j < bench_result_count(); j++) {
+        bench_result *r = bench_result_get(j);
+        if (!strcmp(r->section, section) && !strcmp(r->impl, impl) && !strcmp(r->op, op) && r->keys == n &&
+            r->x == target)
+            return r;
     }
-    sscanf(r->note, "p10=%lf p90=%lf", &p10, &p90);
-    snprintf(buf, cap, "%.2fx [%.2f %.2f %.2f]", r->value, p10, r->ratio, p90);
+    return NULL;
+}
+
+bool bench_peer_ratio(const char *section, const char *kernel, const char *op, uint64_t n, double target,
+                      double *quiet, double *p10, double *median, double *p90)
+{
+    bench_result *r = find(section, kernel, op, n, target);
+    if (!r) return false;
+    *quiet = r->value;
+    *median = r->ratio;
+    *p10 = *p90 = NAN;
+    sscanf(r->note, "p10=%lf p90=%lf", p10, p90);
+    return true;
+}
+
+static void cell(char *buf, size_t cap, const char *section, const char *impl, const char *op, uint64_t n,
+                 double target)
+{
+    double quiet, p10, median, p90;
+    if (!bench_peer_ratio(section, impl, op, n, target, &quiet, &p10, &median, &p90))
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%.2fx [%.2f %.2f %.2f]", quiet, p10, median, p90);
 }
 
 void bench_print_peer_rounds(const bench_options *o, const char *const *kernels, size_t nk)
@@ -254,17 +327,18 @@ void bench_print_peer_rounds(const bench_options *o, const char *const *kernels,
         return;
     }
     for (size_t t = 0; t < o->npeer_fprs; t++) {
-        double target = o->peer_fprs[t];
+        const double target = o->peer_fprs[t];
         bool header = false;
         for (size_t i = 0; i < bench_result_count(); i++) {
             bench_result *pf = bench_result_get(i);
             if (strcmp(pf->section, "vs-peer-fpr") || strcmp(pf->impl, "sbbf") || pf->x != target) continue;
             const uint64_t n = pf->keys;
             if (!header) {
-                printf("\n== vs the split-block peer at target FPR %g%%: %u paired rounds of %u keys per operation ==\n",
+                printf("\n== vs the split-block peer and the ceiling, target FPR %g%%: %u paired rounds of %u keys ==\n"
+                       "cells: kernel time / peer time (or / ceiling time) in the same round, below 1.00x the kernel\n"
+                       "is faster: median over the pair's quietest tenth of the rounds (smallest sum of the two\n"
+                       "times, each over its median) [p10 median p90 of all rounds]\n",
                        100 * target, o->peer_rounds, ROUND_KEYS);
-                printf("cells: kernel time / peer time in the same round (below 1.00x the kernel is faster):\n"
-                       "quietest tenth of the rounds (smallest total time) [p10 median p90 over all rounds]\n");
                 header = true;
             }
             bench_result *of = NULL;
@@ -277,35 +351,29 @@ void bench_print_peer_rounds(const bench_options *o, const char *const *kernels,
             bench_format_keys(keys, sizeof keys, n);
             double pmodel = NAN;
             sscanf(pf->note, "k=8 model=%lf", &pmodel);
-            printf("%s keys: ours %.2f bits/key, FPR %.3f%%; peer %.2f bits/key, FPR %.3f%% (model %.3f%%)\n", keys,
-                   of ? of->ratio : NAN, of ? 100 * of->value : NAN, pf->ratio, 100 * pf->value, 100 * pmodel);
-            printf("  %-8s %8s", "op", "peer ns");
-            for (size_t k = 0; k < nk; k++) printf("   %-24s", kernels[k]);
+            bench_result *pl = find("vs-peer", "sbbf", "lookup0", n, target);
+            bench_result *pi = find("vs-peer", "sbbf", "insert", n, target);
+            bench_result *cl = find("vs-peer", "ceiling", "lookup0", n, target);
+            printf("%s keys: ours %.2f bits/key, FPR %.3f%%; peer %.2f bits/key, FPR %.3f%% (model %.3f%%); "
+                   "ns/key: peer %.2f look0%%, %.2f insert; ceiling %.2f\n",
+                   keys, of ? of->ratio : NAN, of ? 100 * of->value : NAN, pf->ratio, 100 * pf->value, 100 * pmodel,
+                   pl ? pl->ns.median : NAN, pi ? pi->ns.median : NAN, cl ? cl->ns.median : NAN);
+            printf("  %-18s", "");
+            for (size_t k = 0; k < nk; k++) printf("  %-24s", kernels[k]);
             printf("\n");
-            const char *ops[2] = {"lookup0", "insert"};
-            for (int op = 0; op < 2; op++) {
-                bench_result *p = NULL;
-                for (size_t j = 0; j < bench_result_count() && !p; j++) {
-                    bench_result *r = bench_result_get(j);
-                    if (!strcmp(r->section, "vs-peer") && !strcmp(r->impl, "sbbf") && !strcmp(r->op, ops[op]) &&
-                        r->keys == n && r->x == target)
-                        p = r;
-                }
-                printf("  %-8s %8.2f", op ? "insert" : "look0%", p ? p->ns.median : NAN);
-                for (size_t k = 0; k < nk; k++) {
-                    bench_result *r = NULL;
-                    for (size_t j = 0; j < bench_result_count() && !r; j++) {
-                        bench_result *c = bench_result_get(j);
-                        if (!strcmp(c->section, "vs-peer") && !strcmp(c->impl, kernels[k]) &&
-                            !strcmp(c->op, ops[op]) && c->keys == n && c->x == target)
-                            r = c;
+            static const char *const ops[2] = {"lookup0", "insert"};
+            static const char *const sections[2] = {"vs-peer", "vs-ceiling"};
+            for (int op = 0; op < 2; op++)
+                for (int sec = 0; sec < 2; sec++) {
+                    if (sec == 1 && !cl) continue;
+                    printf("  %-7s %-10s", sec ? "" : op ? "insert" : "look0%", sec ? "/ ceiling" : "/ peer");
+                    for (size_t k = 0; k < nk; k++) {
+                        char buf[48];
+                        cell(buf, sizeof buf, sections[sec], kernels[k], ops[op], n, target);
+                        printf("  %-24s", buf);
                     }
-                    char buf[48];
-                    cell(buf, sizeof buf, r);
-                    printf("   %-24s", buf);
+                    printf("\n");
                 }
-                printf("\n");
-            }
         }
     }
 }

@@ -56,6 +56,17 @@ bench_result *bench_result_find(const char *section, const char *impl, const cha
 
 static double mkeys_per_s(double ns_per_key) { return ns_per_key > 0 ? 1e3 / ns_per_key : 0; }
 
+/* A missing value is an empty CSV field and a JSON null, never a sentinel:
+ * no timing (reps 0: FPR rows), no ratio (0), no counter (negative), or a
+ * value that is not finite. */
+static bool have_timing(const bench_result *r) { return r->ns.reps > 0; }
+
+static void csv_number(FILE *f, double v, bool present, const char *fmt)
+{
+    fputc(',', f);
+    if (present && isfinite(v)) fprintf(f, fmt, v);
+}
+
 bool bench_write_csv(const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -65,10 +76,22 @@ bool bench_write_csv(const char *path)
                "llc_misses_per_key,dtlb_misses_per_key,note\n");
     for (size_t i = 0; i < nresults; i++) {
         const bench_result *r = &results[i];
-        fprintf(f, "%s,%s,%s,%llu,%u,%.4f,%.4f,%.4f,%.3f,%u,%.4f,%.6g,%.6g,%.3f,%.3f,%.4f,%.4f,%.4f,\"%s\"\n", r->section,
-                r->impl, r->op, (unsigned long long)r->keys, r->threads, r->ns.median, r->ns.min, r->ns.max,
-                mkeys_per_s(r->ns.median), r->ns.reps, r->ratio, r->value, r->x, r->perf.cycles, r->perf.instructions,
-                r->perf.l1d_misses, r->perf.llc_misses, r->perf.dtlb_misses, r->note);
+        bool t = have_timing(r);
+        fprintf(f, "%s,%s,%s,%llu,%u", r->section, r->impl, r->op, (unsigned long long)r->keys, r->threads);
+        csv_number(f, r->ns.median, t, "%.4f");
+        csv_number(f, r->ns.min, t, "%.4f");
+        csv_number(f, r->ns.max, t, "%.4f");
+        csv_number(f, mkeys_per_s(r->ns.median), t && r->ns.median > 0, "%.3f");
+        fprintf(f, ",%u", r->ns.reps);
+        csv_number(f, r->ratio, r->ratio > 0, "%.4f");
+        csv_number(f, r->value, true, "%.6g");
+        csv_number(f, r->x, true, "%.6g");
+        csv_number(f, r->perf.cycles, r->perf.cycles >= 0, "%.3f");
+        csv_number(f, r->perf.instructions, r->perf.instructions >= 0, "%.3f");
+        csv_number(f, r->perf.l1d_misses, r->perf.l1d_misses >= 0, "%.4f");
+        csv_number(f, r->perf.llc_misses, r->perf.llc_misses >= 0, "%.4f");
+        csv_number(f, r->perf.dtlb_misses, r->perf.dtlb_misses >= 0, "%.4f");
+        fprintf(f, ",\"%s\"\n", r->note);
     }
     return fclose(f) == 0;
 }
@@ -129,10 +152,11 @@ bool bench_write_json(const char *path, const bench_machine *m, const bench_opti
         json_string(f, r->op);
         fprintf(f, ", \"keys\": %llu, \"threads\": %u, \"reps\": %u, ", (unsigned long long)r->keys, r->threads,
                 r->ns.reps);
-        json_number(f, "ns_per_key_median", r->ns.median, false);
-        json_number(f, "ns_per_key_min", r->ns.min, false);
-        json_number(f, "ns_per_key_max", r->ns.max, false);
-        json_number(f, "mkeys_per_s", mkeys_per_s(r->ns.median), false);
+        bool t = have_timing(r);
+        json_number(f, "ns_per_key_median", t ? r->ns.median : NAN, false);
+        json_number(f, "ns_per_key_min", t ? r->ns.min : NAN, false);
+        json_number(f, "ns_per_key_max", t ? r->ns.max : NAN, false);
+        json_number(f, "mkeys_per_s", t && r->ns.median > 0 ? mkeys_per_s(r->ns.median) : NAN, false);
         json_number(f, "ratio_to_ceiling", r->ratio > 0 ? r->ratio : NAN, false);
         json_number(f, "value", r->value, false);
         json_number(f, "x", r->x, false);

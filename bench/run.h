@@ -53,13 +53,17 @@ int bench_run_phase(const bench_options *o);
 void bench_paired_rounds(const bench_options *o, const char *kernel, bloomsimd_filter *filled,
                          const bench_workload *w);
 void bench_print_paired(const bench_options *o);
-/* one line for the verdict, when the paired rounds ran */
-void bench_print_paired_verdict(void);
+/* the lookup / ceiling figures of those rounds for the verdict; false if they did not run */
+bool bench_paired_figures(uint64_t *n, double *quiet, double *p10, double *median, double *p90);
 
 /* peer_rounds.c: every kernel against the split-block peer at --peer-fpr
  * targets, paired rounds (run per size, printed once at the end) */
 void bench_peer_rounds(const bench_options *o, const char *const *kernels, size_t nk, const bench_workload *w);
 void bench_print_peer_rounds(const bench_options *o, const char *const *kernels, size_t nk);
+/* One paired ratio (section "vs-peer" or "vs-ceiling", op "lookup0" or
+ * "insert") at size n and target FPR: false if it was not measured. */
+bool bench_peer_ratio(const char *section, const char *kernel, const char *op, uint64_t n, double target,
+                      double *quiet, double *p10, double *median, double *p90);
 
 /* table.c */
 /* "10^8" for powers of ten from 1000 up, else the plain number */

@@ -96,7 +96,7 @@ static bench_ceiling choose_ceiling(const bench_options *o, bench_op_ctx base)
         ctx[i] = base;
         ctx[i].ceiling.ahead = ceiling_sweep[i];
         ctx[i].ceiling.to_l2 = ceiling_sweep_l2[i];
-        jobs[i] = (bench_job){bench_op_ceiling, &ctx[i], (double)base.total, false, NULL};
+        jobs[i] = (bench_job){bench_op_ceiling, &ctx[i], (double)base.total, false};
     }
     bench_options quick = *o;
     quick.reps = 3;
@@ -315,38 +315,38 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
             ctx[nj] = impl[i].ctx;
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
             ctx[nj].bytes = ops[oi].bk;
-            jobs[nj] = (bench_job){ops[oi].fn, &ctx[nj], (double)total, false, NULL};
+            jobs[nj] = (bench_job){ops[oi].fn, &ctx[nj], (double)total, false};
             nj++;
         }
         int classic_job = -1, ceiling_job = -1, libbloom_job = -1, xxh3_job = -1, peer_job = -1;
         if (have_peer && ops[oi].sbbf_fn) {
             ctx[nj] = peer_ctx;
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
-            jobs[nj] = (bench_job){ops[oi].sbbf_fn, &ctx[nj], (double)total, false, NULL};
+            jobs[nj] = (bench_job){ops[oi].sbbf_fn, &ctx[nj], (double)total, false};
             peer_job = (int)nj++;
         }
         if (o->refs && strcmp(ops[oi].op, "hash") == 0) {
             ctx[nj] = impl[0].ctx; /* its hashes buffer */
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
-            jobs[nj] = (bench_job){bench_op_xxh3_lib, &ctx[nj], (double)total, false, NULL};
+            jobs[nj] = (bench_job){bench_op_xxh3_lib, &ctx[nj], (double)total, false};
             xxh3_job = (int)nj++;
         }
         if (lb && ops[oi].libbloom_fn) {
             ctx[nj] = lb_ctx;
             /* inserts cycle over all inserted keys, lookups over the first ql queries */
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys < ql ? ops[oi].nkeys : ql, ql);
-            jobs[nj] = (bench_job){ops[oi].libbloom_fn, &ctx[nj], (double)ql, false, NULL};
+            jobs[nj] = (bench_job){ops[oi].libbloom_fn, &ctx[nj], (double)ql, false};
             libbloom_job = (int)nj++;
         }
         if (have_classic && ops[oi].classic_fn) {
             ctx[nj] = classic_ctx;
             set_keys(&ctx[nj], ops[oi].keys, ops[oi].nkeys, total);
-            jobs[nj] = (bench_job){ops[oi].classic_fn, &ctx[nj], (double)total, false, NULL};
+            jobs[nj] = (bench_job){ops[oi].classic_fn, &ctx[nj], (double)total, false};
             classic_job = (int)nj++;
         }
         if (o->refs && ops[oi].ceiling) {
             ctx[nj] = ceiling_ctx;
-            jobs[nj] = (bench_job){bench_op_ceiling, &ctx[nj], (double)total, false, NULL};
+            jobs[nj] = (bench_job){bench_op_ceiling, &ctx[nj], (double)total, false};
             ceiling_job = (int)nj++;
         }
         bench_progress(o, "%llu keys: %s (%zu implementations, %u reps)", (unsigned long long)n, ops[oi].op, nj,

@@ -68,7 +68,6 @@ void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, si
             double t1 = wall ? bench_now_ns() : bench_clock_ns(o);
             double w1 = bench_now_ns();
             wall_samples[j][r] = (w1 - w0) / (jobs[j].keys > 0 ? jobs[j].keys : 1);
-            if (!wall && jobs[j].elapsed_ns) t0 = 0, t1 = jobs[j].elapsed_ns(jobs[j].ctx);
             if (o->perf) {
                 bench_counters p = bench_perf_stop(jobs[j].keys);
                 sum[j].cycles += p.cycles / reps;
@@ -92,7 +91,7 @@ void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, si
 
 bench_measurement bench_measure(const bench_options *o, bench_fn fn, void *ctx, double keys)
 {
-    bench_job job = {fn, ctx, keys, false, NULL};
+    bench_job job = {fn, ctx, keys, false};
     bench_measurement m;
     bench_measure_interleaved(o, &job, 1, &m);
     return m;

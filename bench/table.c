@@ -1,8 +1,8 @@
 /*
  * table.c — the aligned stdout report: header, one table per filter size
- * (best kernel marked with '*'), threads, persistence, FPR, and the issue's
- * target figures computed from this run. A trailing '~' marks a noisy cell:
- * (max - min) > 25% of the median.
+ * (best kernel marked with '*'), threads, persistence and FPR (the verdict
+ * is verdict.c). A trailing '~' marks a noisy cell: (max - min) > 25% of the
+ * median.
  */
 #include <math.h>
 #include <stdio.h>
@@ -73,7 +73,7 @@ void bench_print_header(const bench_options *o, const bench_machine *m, const ch
     printf("; batches of %zu keys; %llu keys per repetition; median of %u reps (after a warm-up);\n"
            "timed by %s\n",
            o->batch, (unsigned long long)o->queries, o->reps,
-           o->wall_clock ? "wall clock" : "thread CPU time (multi-thread rows: the slowest thread's)");
+           o->wall_clock ? "wall clock" : "thread CPU time (multi-thread rows: wall time, CPU time beside it)");
     printf("cells: ns/key, median; '~' = noisy (max-min > 25%% of median). ceiling = hash + block index + one\n"
            "prefetched 64-byte read per key; 'x ceil' = ns/key / ceiling's batched negative lookup.\n");
 }
@@ -213,6 +213,7 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
 
 void bench_print_threads(const bench_options *o)
 {
+    (void)o;
     bool any = false;
     for (size_t i = 0; i < bench_result_count(); i++) {
         bench_result *r = bench_result_get(i);
@@ -220,8 +221,9 @@ void bench_print_threads(const bench_options *o)
         if (!any) {
             char keys[32];
             bench_format_keys(keys, sizeof keys, r->keys);
-            printf("\n== threads: %s, %s keys (ns/key = %s / all keys: aggregate) ==\n", r->impl, keys,
-                   o->wall_clock ? "wall time" : "slowest thread's CPU time");
+            printf("\n== threads: %s, %s keys (ns/key = wall time / all keys: aggregate; speed-ups by wall time;\n"
+                   "   cpu = the slowest thread's CPU time / all keys, what free cores would give) ==\n",
+                   r->impl, keys);
             any = true;
         }
         char c[16];
@@ -231,7 +233,7 @@ void bench_print_threads(const bench_options *o)
                            : strcmp(r->op, "insert-concurrent") == 0  ? "batched insert, CONCURRENT"
                            : strcmp(r->op, "lookup0-concurrent") == 0 ? "batched lookup 0%, CONCURRENT"
                                                                       : r->op;
-        printf("%-32s %2u thread%s %7s ns/key %8.1f Mkeys/s (wall %6.2f)", what, r->threads,
+        printf("%-32s %2u thread%s %7s ns/key %8.1f Mkeys/s (cpu %6.2f)", what, r->threads,
                r->threads == 1 ? " " : "s", c, 1e3 / r->ns.median, r->x);
         if (strcmp(r->op, "lookup0") == 0 || strcmp(r->op, "insert-concurrent") == 0)
             printf("  %.2fx vs 1 thread", r->value);
@@ -315,95 +317,5 @@ void bench_print_fpr(const bench_options *o)
         if (cm) sscanf(cm->note, "k=%u", &ck);
         printf("%8.2f %3u %9.4f%% %9.4f%%   %9u %9.4f%% %9.4f%%\n", r->x, k, 100 * model->value, 100 * r->value, ck,
                cf ? 100 * cf->value : NAN, cm ? 100 * cm->value : NAN);
-    }
-}
-
-/* The issue's figures: present when the run measured the sizes they need. */
-static void figure(const char *what, uint64_t n, const char *kernel, const char *op, double limit)
-{
-    bench_result *r = kernel ? bench_result_find("kernel", kernel, op, n, 1) : NULL;
-    char keys[32];
-    bench_format_keys(keys, sizeof keys, n);
-    if (!r || r->ratio <= 0) {
-        printf("  %-44s not measured (add %s to --keys)\n", what, keys);
-        return;
-    }
-    printf("  %-44s %6.2fx   target <= %.2fx   %s\n", what, r->ratio, limit, r->ratio <= limit ? "met" : "NOT MET");
-}
-
-static const char *best_at(const char *const *kernels, size_t nk, uint64_t n)
-{
-    const char *best = NULL;
-    double ns = INFINITY;
-    for (size_t i = 0; i < nk; i++) {
-        if (bloomsimd_kernel_emulated(kernels[i])) continue;
-        bench_result *r = bench_result_find("kernel", kernels[i], "lookup0", n, 1);
-        if (r && r->ns.median < ns) ns = r->ns.median, best = kernels[i];
-    }
-    return best;
-}
-
-void bench_print_summary(const bench_options *o, const char *const *kernels, size_t nk, const uint64_t *sizes,
-                         size_t nsizes)
-{
-    unsigned wins[BENCH_MAX_KERNELS] = {0};
-    for (size_t s = 0; s < nsizes; s++) {
-        const char *b = best_at(kernels, nk, sizes[s]);
-        for (size_t i = 0; b && i < nk; i++) wins[i] += strcmp(b, kernels[i]) == 0;
-    }
-    size_t top = 0;
-    for (size_t i = 1; i < nk; i++)
-        if (wins[i] > wins[top]) top = i;
-    printf("\n== verdict ==\n");
-    if (nk) printf("best kernel on this CPU: %s (fastest batched negative lookup at %u of %zu sizes)\n", kernels[top],
-                   wins[top], nsizes);
-    printf("figures (this run, same process; ratios of medians):\n");
-    figure("10^8 keys: best batched lookup 0% / ceiling", 100000000, best_at(kernels, nk, 100000000), "lookup0", 1.15);
-    bench_print_paired_verdict();
-    figure("10^8 keys: best batched insert / ceiling", 100000000, best_at(kernels, nk, 100000000), "insert", 1.5);
-    figure("10^5 keys: best batched lookup 0% / ceiling", 100000, best_at(kernels, nk, 100000), "lookup0", 1.5);
-    /* issue 3 (kernels): cache-resident speed-ups over the scalar kernel */
-    const char *b5 = best_at(kernels, nk, 100000);
-    const char *ops3[3] = {"lookup0", "hash", "hash"};
-    const char *base3[3] = {"scalar", "scalar", "libxxhash"};
-    const double min3[3] = {4.0, 3.0, 3.0};
-    for (int i = 0; i < 3; i++) {
-        bench_result *sc = bench_result_find(i == 2 ? "reference" : "kernel", base3[i], ops3[i], 100000, 1);
-        bench_result *us = b5 ? bench_result_find("kernel", b5, ops3[i], 100000, 1) : NULL;
-        char what[64];
-        snprintf(what, sizeof what, "10^5 keys: %s / best, %s", base3[i], i ? "u64 hashing" : "batched lookup 0%");
-        if (!sc || !us || strcmp(b5, "scalar") == 0)
-            printf("  %-44s not measured (needs 1e5 and %s)\n", what, base3[i]);
-        else {
-            double x = sc->ns.median / us->ns.median;
-            printf("  %-44s %6.1fx   target >= %.0fx      %s\n", what, x, min3[i], x >= min3[i] ? "met" : "NOT MET");
-        }
-    }
-    /* issue 5 (concurrency): 2 threads of concurrent inserts vs 1 */
-    for (size_t i = 0; i < bench_result_count(); i++) {
-        bench_result *r = bench_result_get(i);
-        if (strcmp(r->section, "threads") || strcmp(r->op, "insert-concurrent") || r->threads != 2) continue;
-        char keys[32], what[96];
-        bench_format_keys(keys, sizeof keys, r->keys);
-        snprintf(what, sizeof what, "%s keys: CONCURRENT insert, 2 threads / 1", keys);
-        if (r->keys != 100000000)
-            printf("  %-44s %6.2fx   (the target, >= 1.6x, is for 10^8 keys)\n", what, r->value);
-        else
-            printf("  %-44s %6.2fx   target >= 1.6x     %s%s\n", what, r->value, r->value >= 1.6 ? "met" : "NOT MET",
-                   o->wall_clock ? "" : " (slowest thread's CPU time)");
-    }
-    const char *b7 = best_at(kernels, nk, 10000000);
-    const char *ops[2] = {"lookup0", "insert"};
-    for (int i = 0; i < 2; i++) {
-        bench_result *lb = bench_result_find("reference", "libbloom", ops[i], 10000000, 1);
-        bench_result *us = b7 ? bench_result_find("kernel", b7, ops[i], 10000000, 1) : NULL;
-        char what[64];
-        snprintf(what, sizeof what, "10^7 keys: libbloom / best, %s", i ? "insert" : "lookup 0%");
-        if (!lb || !us)
-            printf("  %-44s not measured (needs 1e7 in --keys and libbloom)\n", what);
-        else {
-            double x = lb->ns.median / us->ns.median;
-            printf("  %-44s %6.1fx   target >= 20x     %s\n", what, x, x >= 20 ? "met" : "NOT MET");
-        }
     }
 }
