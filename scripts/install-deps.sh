@@ -1,26 +1,52 @@
 #!/usr/bin/env bash
-# install-deps.sh — everything the build, the bench and the full test suite
-# need on a fresh Debian 12 machine, from Debian packages only. Idempotent:
-# when everything is already installed it only checks (no network).
-# Run as root (or with sudo available).
+# install-deps.sh — Debian 12 packages, in two sets (Debian's archive only):
+#
+#   bash scripts/install-deps.sh          the main job: what building everything
+#                                         and running the benchmark needs
+#   bash scripts/install-deps.sh --test   also what the whole test suite needs
+#                                         (CI and the README's test command):
+#                                         clang, the aarch64 cross tools and
+#                                         their arm64 sysroot, and the tools
+#                                         behind the bench's optional modes
+#
+# Idempotent: when a set is installed it only checks, with no network and no
+# apt-get update. The main job never touches dpkg's architectures; --test may
+# add arm64 (scripts/aarch64-check.sh --install-only says why it needs it).
+# Run as root, or with sudo available.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 
-packages=(
-  # build
+mode=bench
+case "${1:-}" in
+  "") ;;
+  --test) mode=test ;;
+  *) echo "usage: install-deps.sh [--test]" >&2; exit 2 ;;
+esac
+
+# ---- the main job: build everything (library, example, tests are part of the
+# default build) and run bloomsimd-bench and the clients' short benchmarks ----
+bench_packages=(
   gcc cmake ninja-build pkg-config
-  # library dependencies
   libxxhash-dev          # XXH3 hashing
-  libsimde-dev           # NEON kernel compiled on x86 through SIMDe
-  # tests: Criterion; clang + compiler-rt for libFuzzer and sanitizers
-  libcriterion-dev clang libclang-rt-14-dev
-  # bench: peer library, plots, cache simulation, perf
-  libbloom-dev gnuplot-nox valgrind linux-perf
-  # the real aarch64 run: cross compiler and user-mode emulator
-  gcc-aarch64-linux-gnu qemu-user
+  libsimde-dev           # the NEON kernel is compiled on x86 through SIMDe
+  libcriterion-dev       # the test suites are built by the default build
+  libbloom-dev           # the bench's libbloom reference rows
+  # clients (redis/, cli/, bindings/go/): what their build and short benchmark need
   # Go package (bindings/go): toolchain; bits-and-blooms (and the murmur3 its
   # go.mod names) for its comparison benchmarks, built offline from Debian's sources
   golang-go golang-github-willf-bloom-dev golang-github-twmb-murmur3-dev
 )
+
+# ---- the test suite, on top of the above ----
+test_packages=(
+  clang libclang-rt-14-dev                               # clang stage, libFuzzer, sanitizers
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user  # the aarch64 stage
+  gnuplot-nox valgrind linux-perf                        # bench --plot, bench/cachegrind.sh, --perf
+  # clients: what their tests need beyond the main job's packages
+)
+
+packages=("${bench_packages[@]}")
+[ "$mode" = test ] && packages+=("${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
@@ -34,11 +60,11 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 else
-  echo "install-deps: all ${#packages[@]} packages present"
+  echo "install-deps: all ${#packages[@]} packages of the $mode set present"
 fi
 
-# aarch64 libraries for the cross test run: arm64 .debs unpacked into a private sysroot
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -x "$here/aarch64-check.sh" ] && grep -q -- "--install-only" "$here/aarch64-check.sh"; then
+# the test set also prepares the arm64 sysroot (arm64 .debs unpacked into a
+# private directory; the host's packages are not touched)
+if [ "$mode" = test ]; then
   "$here/aarch64-check.sh" --install-only
 fi
