@@ -51,8 +51,9 @@ uint64_t bench_op_single_add(void *ctx)
 {
     bench_op_ctx *c = ctx;
     uint64_t failures = 0;
-    FOR_CHUNKS(c, pos, count,
-               for (size_t i = 0; i < count; i++) failures += bloomsimd_add_u64(c->filter, c->keys[pos + i]) != BLOOMSIMD_OK);
+    FOR_CHUNKS(c, pos, count, for (size_t i = 0; i < count; i++) {
+        failures += bloomsimd_add_u64(c->filter, c->keys[pos + i]) != BLOOMSIMD_OK;
+    });
     return failures;
 }
 

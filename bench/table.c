@@ -251,13 +251,15 @@ void bench_print_threads(const bench_options *o)
         if (!any) {
             char keys[32];
             bench_format_keys(keys, sizeof keys, r->keys);
-            printf("\n== persistence and set operations, %s keys ==\n", keys);
+            printf("\n== persistence and set operations, %s keys "
+                   "(load and map take the library's default kernel) ==\n",
+                   keys);
             any = true;
         }
         char c[16];
         fmt_ns(c, sizeof c, r);
         if (strcmp(r->op, "lookup0-heap") == 0)
-            printf("%-32s %7s ns/key (%s)\n", "batched lookup 0%, heap", c, r->impl);
+            printf("%-32s %7s ns/key (%s)\n", "batched lookup 0%, loaded file", c, r->impl);
         else if (strcmp(r->op, "lookup0-mapped") == 0)
             printf("%-32s %7s ns/key (%s)  %.2fx the heap time\n", "batched lookup 0%, mapped file", c, r->impl,
                    r->value);
