@@ -1,6 +1,7 @@
 /*
  * ops.c — the measured operations (see ops.h).
  */
+#include <stdint.h>
 #include <xxhash.h>
 
 #include "ops.h"
@@ -42,6 +43,46 @@ uint64_t bench_op_single(void *ctx)
     bench_op_ctx *c = ctx;
     uint64_t hits = 0;
     FOR_CHUNKS(c, pos, count, for (size_t i = 0; i < count; i++) hits += bloomsimd_contains_u64(c->filter, c->keys[pos + i]));
+    return hits;
+}
+
+uint64_t bench_op_add_new(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t fresh = 0;
+    FOR_CHUNKS(c, pos, count, {
+        size_t k = 0;
+        if (bloomsimd_add_new_batch_u64(c->filter, c->keys + pos, count, c->out, &k) != BLOOMSIMD_OK) k = SIZE_MAX;
+        fresh += k;
+    });
+    return fresh;
+}
+
+/* what a caller does without insert-and-report-new: look the batch up, then insert it */
+uint64_t bench_op_lookup_then_add(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count, {
+        hits += bloomsimd_contains_batch_u64(c->filter, c->keys + pos, count, c->out);
+        if (bloomsimd_add_batch_u64(c->filter, c->keys + pos, count) != BLOOMSIMD_OK) hits = UINT64_MAX;
+    });
+    return hits;
+}
+
+uint64_t bench_op_select(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count, hits += bloomsimd_select_batch_u64(c->filter, c->keys + pos, count, c->indices));
+    return hits;
+}
+
+uint64_t bench_op_bitmap(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    uint64_t hits = 0;
+    FOR_CHUNKS(c, pos, count, hits += bloomsimd_contains_bitmap_u64(c->filter, c->keys + pos, count, c->out));
     return hits;
 }
 

@@ -25,7 +25,8 @@ typedef struct bench_op_ctx {
     size_t nkeys;
     size_t total;
     size_t batch;
-    uint8_t *out;              /* batch bytes, for lookup answers */
+    uint8_t *out;              /* batch bytes, for lookup answers (and bitmaps) */
+    uint32_t *indices;         /* batch indices, for selection vectors */
     uint64_t *hashes;          /* batch hashes */
     const bench_byte_keys *bytes;
 } bench_op_ctx;
@@ -36,6 +37,10 @@ uint64_t bench_op_single(void *ctx);        /* bloomsimd_contains_u64 per key; h
 uint64_t bench_op_single_add(void *ctx);    /* bloomsimd_add_u64 per key; failures */
 uint64_t bench_op_single_bytes(void *ctx);  /* bloomsimd_contains per byte key; hits */
 uint64_t bench_op_single_add_bytes(void *ctx); /* bloomsimd_add per byte key; failures */
+uint64_t bench_op_add_new(void *ctx);       /* bloomsimd_add_new_batch_u64; new keys */
+uint64_t bench_op_lookup_then_add(void *ctx); /* contains_batch_u64 then add_batch_u64, per batch; hits */
+uint64_t bench_op_select(void *ctx);        /* bloomsimd_select_batch_u64; hits */
+uint64_t bench_op_bitmap(void *ctx);        /* bloomsimd_contains_bitmap_u64; hits */
 uint64_t bench_op_hash(void *ctx);          /* bloomsimd_hash_batch_u64; xor of hashes */
 uint64_t bench_op_add_bytes(void *ctx);     /* bloomsimd_add_batch on byte keys */
 uint64_t bench_op_lookup_bytes(void *ctx);  /* bloomsimd_contains_batch on byte keys; hits */

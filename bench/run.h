@@ -17,6 +17,7 @@ typedef struct bench_workload {
     uint64_t *absent;   /* q keys never inserted, stream 2 */
     uint64_t *half;     /* q queries, 50% present */
     uint64_t *present;  /* q queries, 100% present */
+    uint64_t *one;      /* q queries, 1% present */
     size_t q;
 } bench_workload;
 
@@ -37,6 +38,13 @@ typedef void (*bench_after_fn)(const bench_options *o, const bench_machine *m, c
                                bloomsimd_filter *filled, const bench_workload *w);
 int bench_run_size(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nkernels,
                    const bench_workload *w, bench_after_fn after);
+
+/* forms_rows.c: insert-and-report-new and the hit forms (issue 10) for one
+ * kernel's filled filter, one interleaved group of jobs; out and indices
+ * hold o->batch entries */
+void bench_forms_rows(const bench_options *o, const char *kernel, bloomsimd_filter *f, const bench_workload *w,
+                      uint8_t *out, uint32_t *indices);
+void bench_print_forms(uint64_t n, const char *const *kernels, size_t nk);
 
 /* threads.c */
 void bench_thread_rows(const bench_options *o, const bench_machine *m, const char *kernel, bloomsimd_filter *filled,

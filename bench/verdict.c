@@ -193,6 +193,35 @@ static void ceiling_figure(const bench_options *o, const char *issue, const char
            strcmp(op, "insert") ? "look0%" : "insert", r->ratio, limit, r->ratio <= limit ? "met" : "not met");
 }
 
+/* issue 10: insert-and-report-new and selection vectors, same interleaved group */
+static void issue10(const char *kernel, const uint64_t *sizes, size_t nsizes)
+{
+    for (size_t s = 0; s < nsizes; s++) {
+        if (sizes[s] != 100000 && sizes[s] != 100000000) continue;
+        char keys[32];
+        bench_format_keys(keys, sizeof keys, sizes[s]);
+        static const struct {
+            const char *a, *b, *what;
+            double limit;
+        } rows[] = {
+            {"add-new", "dd-insert", "add_new / batched insert", 1.1},
+            {"add-new", "look+add", "add_new / (lookup, then insert)", 0.6},
+            {"select1", "bytes1", "select_batch_u64 / bytes, 1% present", 1.0},
+            {"select50", "bytes50", "select_batch_u64 / bytes, 50% present", 1.0},
+            {"select100", "bytes100", "select_batch_u64 / bytes, 100% present", 1.0},
+        };
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            bench_result *a = bench_result_find("forms", kernel, rows[i].a, sizes[s], 1);
+            bench_result *b = bench_result_find("forms", kernel, rows[i].b, sizes[s], 1);
+            if (!a || !b) continue;
+            double x = a->ns.median / b->ns.median;
+            printf("  issue 10, %s keys: %s %s: %.2fx (medians; reps %.2f-%.2f vs %.2f-%.2f ns)  target <= %.1fx  %s\n",
+                   keys, kernel, rows[i].what, x, a->ns.min, a->ns.max, b->ns.min, b->ns.max, rows[i].limit,
+                   x <= rows[i].limit ? "met" : "not met");
+        }
+    }
+}
+
 static void targets(const bench_options *o, const char *const *kernels, size_t nk, const uint64_t *sizes,
                     size_t nsizes, const char *kernel)
 {
@@ -201,6 +230,7 @@ static void targets(const bench_options *o, const char *const *kernels, size_t n
            "rounds], judged on the quietest tenth; otherwise ratios of this run's medians:\n");
     issue9_peer(o, kernels, nk, sizes, nsizes);
     issue9_single(kernel, sizes, nsizes);
+    issue10(kernel, sizes, nsizes);
     for (size_t s = 0; s < nsizes; s++) {
         if (sizes[s] == 100000) ceiling_figure(o, "issue 9", kernel, "lookup0", sizes[s], 1.5);
         if (sizes[s] == 100000000) {

@@ -112,8 +112,9 @@ bool bench_workload_make(bench_workload *w, const bench_options *o, uint64_t n)
     if (w->inserted && w->absent) {
         w->half = bench_mixed_queries(w->inserted, (size_t)n, w->absent, w->q, 50, o->seed);
         w->present = bench_mixed_queries(w->inserted, (size_t)n, w->absent, w->q, 100, o->seed);
+        w->one = bench_mixed_queries(w->inserted, (size_t)n, w->absent, w->q, 1, o->seed);
     }
-    if (!w->inserted || !w->absent || !w->half || !w->present) {
+    if (!w->inserted || !w->absent || !w->half || !w->present || !w->one) {
         bench_workload_free(w);
         return false;
     }
@@ -126,5 +127,6 @@ void bench_workload_free(bench_workload *w)
     free(w->absent);
     free(w->half);
     free(w->present);
+    free(w->one);
     memset(w, 0, sizeof *w);
 }
