@@ -103,7 +103,7 @@ int main(int argc, char **argv)
             continue;
         }
         bool last = o.sizes[s] == largest;
-        int best = bench_run_size(&o, &m, kernels, nk, &w, last ? after_largest : NULL);
+        int best = bench_run_size(&o, &m, kernels, nk, &w, last ? after_largest : NULL, largest);
         bench_print_size(&o, &m, o.sizes[s], kernels, nk, best);
         fflush(stdout);
         bench_peer_rounds(&o, kernels, nk, &w);

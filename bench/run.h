@@ -37,7 +37,7 @@ unsigned bench_check_failures(void);
 typedef void (*bench_after_fn)(const bench_options *o, const bench_machine *m, const char *kernel,
                                bloomsimd_filter *filled, const bench_workload *w);
 int bench_run_size(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nkernels,
-                   const bench_workload *w, bench_after_fn after);
+                   const bench_workload *w, bench_after_fn after, uint64_t largest);
 
 /* forms_rows.c: insert-and-report-new and the hit forms (issue 10) for one
  * kernel's filled filter, one interleaved group of jobs; out and indices
@@ -45,6 +45,17 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
 void bench_forms_rows(const bench_options *o, const char *kernel, bloomsimd_filter *f, const bench_workload *w,
                       uint8_t *out, uint32_t *indices);
 void bench_print_forms(uint64_t n, const char *const *kernels, size_t nk);
+
+/* string_rows.c: byte keys through bloomsimd_keys views (issue 13) for one
+ * kernel's filter, one interleaved group; at 10^5 and 10^8 keys (or the
+ * largest size of a run without those) */
+bool bench_string_rows_wanted(const bench_options *o, uint64_t n, uint64_t largest);
+void bench_string_rows(const bench_options *o, const char *kernel, bloomsimd_filter *f, const bench_workload *w,
+                       uint8_t *out, uint64_t *hashes);
+void bench_print_strings(uint64_t n, const char *const *kernels, size_t nk);
+/* ns/key of job kind a / kind b ("offsets", "pointers", "hash", "xxh", "xxh+probe", or "u64" for b) at
+ * width (0 = mixed 8..64 bytes); 0 when not measured */
+double bench_string_ratio(const char *kernel, unsigned width, const char *a, const char *b, uint64_t n);
 
 /* threads.c */
 void bench_thread_rows(const bench_options *o, const bench_machine *m, const char *kernel, bloomsimd_filter *filled,

@@ -109,7 +109,7 @@ static bench_ceiling choose_ceiling(const bench_options *o, bench_op_ctx base)
 }
 
 int bench_run_size(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nk,
-                   const bench_workload *w, bench_after_fn after)
+                   const bench_workload *w, bench_after_fn after, uint64_t largest)
 {
     const uint64_t n = w->n;
     const size_t q = w->q;
@@ -315,6 +315,8 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
          * insert-and-report-new and hit forms, each kernel in its own group */
         if (ops[oi].bk && !forms_done) {
             for (size_t i = 0; i < live; i++) bench_forms_rows(o, impl[i].name, impl[i].filter, w, out, indices);
+            if (bench_string_rows_wanted(o, n, largest))
+                for (size_t i = 0; i < live; i++) bench_string_rows(o, impl[i].name, impl[i].filter, w, out, hashes);
             forms_done = true;
         }
         bench_job jobs[BENCH_MAX_KERNELS + 4];

@@ -199,6 +199,7 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
     print_vs_peer(n, kernels, nk);
     print_single(n, kernels, nk);
     bench_print_forms(n, kernels, nk);
+    bench_print_strings(n, kernels, nk);
     if (best >= 0) printf("* fastest batched negative lookup at this size: %s\n", kernels[best]);
     if (!o->long_output) return;
     printf("%-10s %-10s %-10s %9s %9s %9s %9s %6s\n", "section", "impl", "op", "median", "min", "max", "Mkeys/s",

@@ -222,6 +222,40 @@ static void issue10(const char *kernel, const uint64_t *sizes, size_t nsizes)
     }
 }
 
+/* issue 13: byte keys through views, same interleaved group */
+static void issue13(const char *const *kernels, size_t nk, const uint64_t *sizes, size_t nsizes)
+{
+    static const struct {
+        const char *kernel;
+        unsigned width;
+        const char *a, *b, *what;
+        double limit;
+        bool at_most;
+    } rows[] = {
+        {"avx512", 16, "offsets", "u64", "16-byte keys (offsets view) / u64 lookup", 1.5, true},
+        {"avx512", 32, "offsets", "u64", "32-byte keys (offsets view) / u64 lookup", 2.0, true},
+        {"avx512", 0, "offsets", "u64", "8-64-byte keys (offsets view) / u64 lookup", 2.5, true},
+        {"avx512", 8, "xxh", "hash", "libxxhash per key / hash_keys, 8 B", 3.0, false},
+        {"avx512", 16, "xxh", "hash", "libxxhash per key / hash_keys, 16 B", 3.0, false},
+        {"avx512", 32, "xxh", "hash", "libxxhash per key / hash_keys, 32 B", 3.0, false},
+        {"avx512", 64, "xxh", "hash", "libxxhash per key / hash_keys, 64 B", 3.0, false},
+        {"avx2", 8, "xxh", "hash", "libxxhash per key / hash_keys, 8 B", 2.0, false},
+        {"avx2", 16, "xxh", "hash", "libxxhash per key / hash_keys, 16 B", 2.0, false},
+        {"avx2", 32, "xxh", "hash", "libxxhash per key / hash_keys, 32 B", 2.0, false},
+    };
+    for (size_t s = 0; s < nsizes; s++)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            if (!ran(kernels, nk, rows[i].kernel)) continue;
+            double x = bench_string_ratio(rows[i].kernel, rows[i].width, rows[i].a, rows[i].b, sizes[s]);
+            if (x <= 0) continue;
+            char keys[32];
+            bench_format_keys(keys, sizeof keys, sizes[s]);
+            bool ok = rows[i].at_most ? x <= rows[i].limit : x >= rows[i].limit;
+            printf("  issue 13, %s keys: %s %s: %.2fx (medians)  target %s %.1fx  %s\n", keys, rows[i].kernel,
+                   rows[i].what, x, rows[i].at_most ? "<=" : ">=", rows[i].limit, ok ? "met" : "not met");
+        }
+}
+
 static void targets(const bench_options *o, const char *const *kernels, size_t nk, const uint64_t *sizes,
                     size_t nsizes, const char *kernel)
 {
@@ -231,6 +265,7 @@ static void targets(const bench_options *o, const char *const *kernels, size_t n
     issue9_peer(o, kernels, nk, sizes, nsizes);
     issue9_single(kernel, sizes, nsizes);
     issue10(kernel, sizes, nsizes);
+    issue13(kernels, nk, sizes, nsizes);
     for (size_t s = 0; s < nsizes; s++) {
         if (sizes[s] == 100000) ceiling_figure(o, "issue 9", kernel, "lookup0", sizes[s], 1.5);
         if (sizes[s] == 100000000) {
