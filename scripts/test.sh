@@ -51,7 +51,7 @@ stage_bench() {
   # small sizes, every kernel including emulated ones, every output format;
   # the bench checks its own results (no false negatives, counts) and exits
   # non-zero if they are wrong. Timings are reported, never asserted.
-  "$out/release/bench/bloomsimd-bench" --keys 1e4,1e5 --reps 2 --queries 100000 --emulated --threads 2 --paired 20 --peer-rounds 10 \
+  "$out/release/bench/bloomsimd-bench" --keys 1e4,1e5 --reps 2 --queries 131072 --emulated --threads 2 --paired 20 --peer-rounds 10 \
     --quiet --csv "$out/bench-smoke.csv" --json "$out/bench-smoke.json" &&
     test -s "$out/bench-smoke.csv" && test -s "$out/bench-smoke.json"
 }
