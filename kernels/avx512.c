@@ -1,130 +1,102 @@
 /*
- * avx512.c — the AVX-512 (F+BW+DQ+VL) kernel.
+ * avx512.c — the AVX-512 (F+BW+DQ+VL, BMI2) kernel.
  *
- * One 64-byte block is exactly one zmm register of 16 32-bit words, so a
- * probe is: broadcast lo, multiply by the 16 salts (vpmulld), >> 27, 1 << bit
- * (vpsllvd), then under the k-mask `select` either one vptestnmd against the
- * block (lookup: no selected lane may lack its bit) or one masked OR and
- * store (insert). Lanes outside `select` never take part.
+ * One 64-byte block is one zmm register of 16 32-bit words, so a key's probe
+ * is one 512-bit test (lookup) or OR (insert) against a per-key mask vector:
  *
- * Hashing runs 8 keys per zmm: XXH3's 4..8-byte path is rotates, xors and two
- * 64x64 multiplies, which AVX-512DQ has natively (vpmullq). The block index
- * ((h >> 32) * nblocks) >> 32 is vpmuludq on the same register, so hash and
- * block address of 8 keys come out of ~14 vector instructions.
+ *     prod  = lo * SALT[w]                 vpmulld, lo broadcast from memory
+ *     bits  = 1 << (prod >> 27)            vprold 5, then vpermi2d from a
+ *                                          32-entry table of powers of two,
+ *                                          zero-masked by the key's words
+ *     words = SELECT_k[lo >> 26]           kmovw from the group's staging
  *
- * Memory schedule (the fused and the hashes-in paths alike): keys are handled
- * in groups of 8. Group i is hashed, its 8 block addresses and word-subset
- * masks are stored in a small ring and its blocks prefetched into L2
- * (prefetcht1); group i - AVX512_AHEAD_GROUPS, whose blocks were prefetched
- * that many groups earlier, is probed, and on filters of 2 MiB or more the
- * group after it is moved on into L1 (prefetcht0). See AVX512_AHEAD_GROUPS,
- * AVX512_NEAR_GROUPS and AVX512_NEAR_MIN_BYTES for the measured choices.
+ * Design notes and the measurements behind them: docs/kernels/avx512.md.
+ *
+ * Pipeline (every batch entry): keys are handled in groups of 8 (one zmm of
+ * 64-bit hashes). Staging a group hashes it (XXH3's 4..8-byte path: rotates,
+ * xors and two vpmullq), computes its 8 block addresses (vpmuludq), looks up
+ * its 8 word masks in the 64-entry selection table held in two registers
+ * (one vpermi2w; no table load), stores those three vectors in a small ring
+ * and prefetches the 8 blocks into L2. Probing happens AVX512_AHEAD_GROUPS
+ * groups later, when the blocks have arrived: every per-key operand (lo for
+ * the broadcast, the block address, the word mask) is then a plain load from
+ * the ring, which costs no vector ALU work; on filters larger than L2 the
+ * next group's blocks are moved on into L1 first.
+ *
+ * Answers: a group's 8 hits are an 8-bit mask built in a general register
+ * (ktestw + adc per key); it is the bitmap byte itself, pdep spreads it to 8
+ * answer bytes, and vpcompressd of the lane indices under it writes the
+ * selection vector.
+ *
+ * Insert-and-report-new runs the insert pipeline with one more test per key,
+ * in key order: each key's read of its block sees the previous key's store.
  *
  * Concurrent filters (g->concurrent):
  *   - inserts OR only the bits still missing, with one `lock or` per 64-bit
  *     word that has any (the same relaxed fetch_or as bloomsimd_block_or, so
- *     filter bytes match scalar exactly);
+ *     filter bytes match scalar exactly); insert-and-report-new uses one
+ *     compare-and-swap per such word, seeded with the value just read, and
+ *     calls the key new if any swap found a bit missing (as
+ *     bloomsimd_block_or_report decides from fetch_or's old value);
  *   - blocks are read with an inline-asm vmovdqa64. The compiler (and TSan)
- *     see no C access, so there is no C data race. However the hardware
- *     splits the read, every byte is read atomically, and bits only ever go
- *     0 -> 1: any mix of old and new bytes a racing read observes is a valid
- *     answer ("may or may not see a concurrent insert"), exactly as with the
- *     scalar kernel's 16 relaxed loads. It costs nothing measurable.
+ *     see no C access, so there is no C data race. The hardware reads every
+ *     byte atomically and bits only ever go 0 -> 1: any mix of old and new
+ *     bytes a racing read observes is a valid answer ("may or may not see a
+ *     concurrent insert"), exactly as with the scalar kernel's relaxed loads.
  */
 #include <immintrin.h>
 
 #include "layout.h"
 #include "xxh3_keys_avx512.h"
 
-/* Keys per zmm of hashes. */
+/* pdep (answer bytes) needs BMI2, which every AVX-512 CPU has; the kernel
+ * table lists it as required. */
+#pragma GCC target("bmi2")
+
+/* Keys per zmm of hashes: one group. */
 #define AVX512_LANES 8u
 
-/* Prefetch distance in groups of 8 keys: 8 groups = 64 keys, prefetcht1.
- *
- * Once the filter is far larger than L3, throughput is capped by the lines
- * the core can have in flight (Little's law: ns/key = latency / lines in
- * flight). prefetcht0 holds one of the few L1 miss buffers for the whole
- * DRAM latency; prefetcht1 fills L2 only, whose miss queue is much deeper,
- * and the probe's own load then hits L2 (~14 cycles), which out-of-order
- * execution hides. Measured on this machine (2-core Zen VM, heavily shared:
- * thread CPU time, medians of 11-15 rotated reps, 10^8 keys, 125 MB filter
- * on 2 MiB pages, 10^6 negative lookups or new inserts per rep, batches of
- * 4096), ns/key:
- *
- *     distance (keys)          16    24    32    40    48    64    96   128   256
- *     lookup, prefetcht0        -  11.8  11.9  11.9  12.9  13.0  13.6  14.6     -
- *     lookup, prefetcht1      8.5     -   6.5     -   7.0   7.3   6.2   6.2   6.3
- *     ceiling, prefetcht1       -     -   6.2     -     -   4.7     -   4.8     -
- *
- * Same run, 32 keys: t0 13.6, t1 9.7; t2 behaves as t1. Inserts: prefetchw
- * 14.0 vs prefetcht1 7.7 at 64 keys (the line arrives exclusive when no
- * other core holds it, so the store needs no second trip). With prefetcht1
- * the distance hardly matters from 32 to 256 keys; 64 keeps ~130 ns of
- * look-ahead even on a quiet machine at ~2 ns/key. (With prefetcht0 longer
- * distances were worse: prefetches beyond the L1 miss buffers wait in the
- * load queue in front of the probe loads.) */
+/* Prefetch distance in groups of 8 keys (prefetcht1, into L2). Far enough to
+ * hide DRAM latency at 10^8 keys, short enough that the lines are still in
+ * L2 when probed; measured in docs/kernels/avx512.md. */
 #ifndef AVX512_AHEAD_GROUPS
 #define AVX512_AHEAD_GROUPS 8u
 #endif
-/* Second, near prefetch (prefetcht0), in groups: moves the line from L2 to
- * L1 one group before its probe, so the probe's loads hit L1 and the
- * out-of-order window is not held up by L2 hits (or by the odd line whose
- * far prefetch was dropped). Measured as above, 64 keys far: lookups 5.5
- * ns/key with it vs 6.4 without, inserts 5.65 vs 6.0; two groups ahead was
- * no better (5.6 / 5.9) and prefetchw instead of t0 no different; no cost at
- * 10^5 keys (2.4-2.6 ns/key either way). */
+/* Near prefetch (prefetcht0) this many groups before the probe, on filters
+ * of at least AVX512_NEAR_MIN_BYTES: L2 -> L1, so the probe's loads hit L1. */
 #ifndef AVX512_NEAR_GROUPS
 #define AVX512_NEAR_GROUPS 1u
 #endif
-/* How close this pipeline gets to its memory floor at 10^8 keys depends on
- * the state of the shared host, and no probe formulation tried changes that.
- * 1500 alternating rounds of 65536 negative lookups and of the floor
- * (touch_u64: this pipeline with the probe replaced by a one-word read),
- * 2026-12-03 07:18 UTC, ns/key (bloomsimd-bench --paired N measures the
- * same split on any machine):
- *
- *     rounds                      share   floor   lookup   ratio   10^5-key lookup, same rounds
- *     quiet (lookup < 5.5)         33%     4.36    4.50    1.03x   2.22
- *     contended (lookup >= 6.5)    63%     5.53    7.86    1.42x   3.20
- *
- * (An earlier run the same morning: 6% quiet at 1.02x, 92% contended at
- * 1.39x.)
- * In the contended state the core itself runs ~40% slower (the cache-
- * resident column), and the probe's ~8 instructions per key are no longer
- * hidden behind DRAM latency. Rejected, each measured against the same
- * floor in the same process (on the stage before the one below, contended
- * state, lookup ns/key vs 7.4-7.9 for that code): prefetch distance 16..192 keys (no change); no near prefetch
- * (8.7); near prefetch 2-3 groups ahead (no change); prefetchnta (7.5);
- * block read folded into vptestnmd (7.4); results packed in integer
- * registers or stored as masks and converted after the loop (7.4-8.1);
- * k-register-free probes, select applied through shift counts and tested
- * with vptest or vptestmq (8.2-8.4); per-key bit masks precomputed at stage
- * time (8.4); scalar hashing at stage time (7.0 vs 7.0); demand loads one to
- * three groups ahead (8.1-9.2); clang instead of gcc (within 2%). */
-/* Ring of hashed groups: a power of two larger than the distance. */
+#ifndef AVX512_NEAR_MIN_BYTES
+#define AVX512_NEAR_MIN_BYTES (UINT64_C(2) << 20)
+#endif
+/* Ring of staged groups: a power of two larger than the distance. */
 #ifndef AVX512_RING
 #define AVX512_RING 16u
 #endif
 _Static_assert(AVX512_RING > AVX512_AHEAD_GROUPS && (AVX512_RING & (AVX512_RING - 1)) == 0,
                "ring must be a power of two larger than the prefetch distance");
-/* Filters smaller than this skip the near prefetch: they sit in L2 (or L3
- * next to it), where the prefetcht1 line arrives in time anyway and the
- * extra 16 instructions per group only cost. At 10^5 keys (122 KiB):
- * lookups 2.24 ns/key with it, 2.10 without; at 10^8, 5.1 with, 5.7 without
- * (same run). 2 MiB: this CPU's L2 is 1 MiB per core, others' up to 2. */
-#ifndef AVX512_NEAR_MIN_BYTES
-#define AVX512_NEAR_MIN_BYTES (UINT64_C(2) << 20)
-#endif
 _Static_assert(AVX512_NEAR_GROUPS >= 1 && AVX512_NEAR_GROUPS < AVX512_AHEAD_GROUPS,
                "the near prefetch reads a slot the far stage has already filled");
 
 #define AVX512_INLINE static inline __attribute__((always_inline))
 
-/* One group of 8 keys in flight: hashes, block addresses, word-subset masks. */
+/* What a pass does with each key (constant-folded by always_inline). */
+enum {
+    AVX512_LOOKUP = 0, /* test; answers in the requested form */
+    AVX512_INSERT = 1, /* OR */
+    AVX512_ADD_NEW = 2, /* test, then OR; answers as bytes */
+    AVX512_TOUCH = 3   /* read one word (the bench's memory floor) */
+};
+/* Answer forms of a lookup pass: the three of kernel.h, plus "count only". */
+enum { AVX512_BYTES = BLOOMSIMD_HITS_BYTES, AVX512_BITMAP = BLOOMSIMD_HITS_BITMAP,
+       AVX512_INDICES = BLOOMSIMD_HITS_INDICES, AVX512_COUNT = 3 };
+
+/* One group of 8 keys in flight. */
 typedef struct avx512_slot {
-    uint64_t hash[AVX512_LANES]; /* lo = the low 32 bits of each */
-    uint64_t addr[AVX512_LANES];
-    uint64_t select[AVX512_LANES]; /* subsets[(lo * nsubsets) >> 32]: the key's k words */
+    uint64_t hash[AVX512_LANES];   /* lo = the low 32 bits of each */
+    uint64_t addr[AVX512_LANES];   /* block addresses */
+    uint64_t select[AVX512_LANES]; /* low 16 bits: SELECT_k[lo >> 26] */
 } avx512_slot;
 
 /* Per-call constants kept in registers. */
@@ -133,26 +105,44 @@ typedef struct avx512_ctx {
     __m512i base;        /* g->words as an integer, every lane */
     __m512i nblocks_lo;  /* low 32 bits of nblocks (vpmuludq reads 32 bits) */
     __m512i nblocks_all; /* all-ones iff nblocks == 2^32: then block = hi */
-    __m512i nsubsets;
     __m512i salts;
-    __m512i ones;
-    const uint16_t *subsets;
-    bool near; /* the near prefetch pays only on filters larger than L2 (AVX512_NEAR_MIN_BYTES) */
+    __m512i pow2_lo, pow2_hi;     /* 1 << i, i = 0..31: the vpermi2d table */
+    __m512i select_lo, select_hi; /* SELECT_k, 64 x 16 bits: the vpermi2w table */
+    bool near; /* the near prefetch pays only on filters larger than L2 */
 } avx512_ctx;
+
+static const uint32_t avx512_salts[16] __attribute__((aligned(64))) = BLOOMSIMD_SALTS;
+
+static const uint32_t avx512_pow2[32] __attribute__((aligned(64))) = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,  1u << 8,  1u << 9,  1u << 10,
+    1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15, 1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21,
+    1u << 22, 1u << 23, 1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+
+/* Hit counts of the 256 group masks (no popcnt: not implied by the features
+ * the dispatcher checks). */
+static const uint8_t avx512_popcount8[256] = {
+#define AVX512_P2(n) n, n + 1, n + 1, n + 2
+#define AVX512_P4(n) AVX512_P2(n), AVX512_P2(n + 1), AVX512_P2(n + 1), AVX512_P2(n + 2)
+#define AVX512_P6(n) AVX512_P4(n), AVX512_P4(n + 1), AVX512_P4(n + 1), AVX512_P4(n + 2)
+    AVX512_P6(0), AVX512_P6(1), AVX512_P6(1), AVX512_P6(2)
+#undef AVX512_P2
+#undef AVX512_P4
+#undef AVX512_P6
+};
 
 AVX512_INLINE avx512_ctx avx512_context(const bloomsimd_geometry *g)
 {
-    static const uint32_t salts[16] = BLOOMSIMD_SALTS;
     avx512_ctx c;
     c.bitflip = _mm512_set1_epi64((long long)g->hash_bitflip);
     c.base = _mm512_set1_epi64((long long)(uintptr_t)g->words);
     c.nblocks_lo = _mm512_set1_epi64((long long)(g->nblocks & 0xffffffffu));
     c.nblocks_all = _mm512_set1_epi64(g->nblocks >> 32 ? -1 : 0);
-    c.nsubsets = _mm512_set1_epi64(BLOOMSIMD_SELECT_ENTRIES);
+    c.salts = _mm512_load_si512((const void *)avx512_salts);
+    c.pow2_lo = _mm512_load_si512((const void *)avx512_pow2);
+    c.pow2_hi = _mm512_load_si512((const void *)(avx512_pow2 + 16));
+    c.select_lo = _mm512_loadu_si512((const void *)g->select);
+    c.select_hi = _mm512_loadu_si512((const void *)(g->select + 32));
     c.near = g->nblocks * 64u >= AVX512_NEAR_MIN_BYTES;
-    c.salts = _mm512_loadu_si512(salts);
-    c.ones = _mm512_set1_epi32(1);
-    c.subsets = g->select;
     return c;
 }
 
@@ -180,11 +170,13 @@ AVX512_INLINE __m512i avx512_block_addr(const avx512_ctx *c, __m512i h)
     return _mm512_add_epi64(_mm512_slli_epi64(block, 6), c->base);
 }
 
-/* The 16 per-word bits 1 << ((lo * SALT[w]) >> 27), before word selection. */
-AVX512_INLINE __m512i avx512_bits(const avx512_ctx *c, uint32_t lo)
+/* A 16-bit mask straight from memory into a mask register (gcc otherwise
+ * goes through a general register: movzwl + kmovw). */
+AVX512_INLINE __mmask16 avx512_load_mask(const uint64_t *p)
 {
-    __m512i bit_index = _mm512_srli_epi32(_mm512_mullo_epi32(_mm512_set1_epi32((int)lo), c->salts), 27);
-    return _mm512_sllv_epi32(c->ones, bit_index);
+    __mmask16 m;
+    __asm__("kmovw %1, %0" : "=k"(m) : "m"(*(const uint16_t *)(const void *)p));
+    return m;
 }
 
 /* A block read that is not a C access (see the file comment). */
@@ -195,55 +187,75 @@ AVX512_INLINE __m512i avx512_load_racy(const uint32_t *block)
     return v;
 }
 
-AVX512_INLINE __m512i avx512_load_block(const uint32_t *block, const int concurrent)
+/* Key j's bit in each of its words, zero in the other words. */
+AVX512_INLINE __m512i avx512_key_bits(const avx512_ctx *c, const avx512_slot *slot, unsigned j, __mmask16 words)
 {
-    return concurrent ? avx512_load_racy(block) : _mm512_load_si512((const void *)block);
+    const uint32_t *lo = (const uint32_t *)(const void *)&slot->hash[j]; /* little-endian: the low half */
+    __m512i prod = _mm512_mullo_epi32(_mm512_set1_epi32((int)*lo), c->salts);
+    return _mm512_maskz_permutex2var_epi32(words, c->pow2_lo, _mm512_rol_epi32(prod, 5), c->pow2_hi);
 }
 
-/* The selected words of the block that lack their bit (0: the key may be
- * present). The slot already holds the subset mask and lo, so the per-key work is a
- * broadcast from memory, four vector operations and a table load. */
-AVX512_INLINE __mmask16 avx512_missing(const avx512_ctx *c, const avx512_slot *slot, unsigned j, const int concurrent)
+AVX512_INLINE uint32_t *avx512_block_of(const avx512_slot *slot, unsigned j)
 {
-    uint32_t lo;
-    memcpy(&lo, &slot->hash[j], sizeof lo); /* little-endian: the low half */
-    __mmask16 select = (__mmask16)slot->select[j];
-    const uint32_t *block = (const uint32_t *)(uintptr_t)slot->addr[j];
-    return _mm512_mask_testn_epi32_mask(select, avx512_load_block(block, concurrent), avx512_bits(c, lo));
+    return (uint32_t *)(uintptr_t)slot->addr[j];
 }
 
-AVX512_INLINE void avx512_insert_slot(const avx512_ctx *c, const avx512_slot *slot, unsigned j, const int concurrent)
+/* 1 if every selected word of the block has its bit. */
+AVX512_INLINE unsigned avx512_lookup_key(const avx512_ctx *c, const avx512_slot *slot, unsigned j,
+                                         const int concurrent)
 {
-    uint32_t lo;
-    memcpy(&lo, &slot->hash[j], sizeof lo);
-    __mmask16 select = (__mmask16)slot->select[j];
-    uint32_t *block = (uint32_t *)(uintptr_t)slot->addr[j];
-    __m512i bits = avx512_bits(c, lo);
-    if (!concurrent) {
-        __m512i old = _mm512_load_si512((void *)block);
-        _mm512_store_si512((void *)block, _mm512_mask_or_epi32(old, select, old, bits));
-        return;
-    }
-    /* Only words still missing a bit need a locked OR; ORing just those bits
-     * leaves the same bytes as ORing the whole mask. */
-    __m512i missing = _mm512_maskz_andnot_epi32(select, avx512_load_racy(block), bits);
-    __mmask8 words = _mm512_test_epi64_mask(missing, missing);
-    if (!words) return;
-    uint64_t m[8];
+    __mmask16 words = avx512_load_mask(&slot->select[j]);
+    __m512i bits = avx512_key_bits(c, slot, j, words);
+    const uint32_t *block = avx512_block_of(slot, j);
+    __m512i v = concurrent ? avx512_load_racy(block) : _mm512_load_si512((const void *)block);
+    __mmask16 present = _mm512_mask_test_epi32_mask(words, bits, v);
+    return _ktestc_mask16_u8(present, words); /* CF: no selected word lacks its bit */
+}
+
+/* Concurrent OR of `bits` into a block read as `old`: one locked operation per
+ * 64-bit word that still lacks a bit. report: compare-and-swap instead, and
+ * return 1 if some word lacked a bit when this thread's swap landed. */
+AVX512_INLINE unsigned avx512_or_atomic(uint32_t *block, __m512i old, __m512i bits, const int report)
+{
+    __m512i missing = _mm512_andnot_si512(old, bits);
+    unsigned words = _mm512_test_epi64_mask(missing, missing);
+    if (!words) return 0;
+    uint64_t m[8], seen[8];
     _mm512_storeu_si512((void *)m, missing);
+    if (report) _mm512_storeu_si512((void *)seen, old);
     uint64_t *block64 = (uint64_t *)(void *)block;
-    for (unsigned w = words; w; w &= w - 1) {
-        unsigned i = (unsigned)__builtin_ctz(w);
-        __atomic_fetch_or(&block64[i], m[i], __ATOMIC_RELAXED);
+    unsigned fresh = 0;
+    for (; words; words &= words - 1) {
+        unsigned i = (unsigned)__builtin_ctz(words);
+        if (!report) {
+            __atomic_fetch_or(&block64[i], m[i], __ATOMIC_RELAXED);
+            continue;
+        }
+        /* exp = the value this word had; on failure it becomes the current
+         * one, and once that has all of m[i] someone else set them. */
+        uint64_t exp = seen[i];
+        while (!__atomic_compare_exchange_n(&block64[i], &exp, exp | m[i], false, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED))
+            if ((exp & m[i]) == m[i]) goto next;
+        fresh = 1;
+    next:;
     }
+    return fresh;
 }
 
-/* Far prefetch into L2, near prefetch into L1: see AVX512_AHEAD_GROUPS. */
-AVX512_INLINE void avx512_prefetch_far(uint64_t addr) { _mm_prefetch((const char *)(uintptr_t)addr, _MM_HINT_T1); }
-
-AVX512_INLINE void avx512_prefetch_near(const avx512_slot *slot)
+/* OR key j into its block; with report, return 1 if a bit was missing. */
+AVX512_INLINE unsigned avx512_insert_key(const avx512_ctx *c, const avx512_slot *slot, unsigned j,
+                                         const int concurrent, const int report)
 {
-    for (unsigned j = 0; j < AVX512_LANES; j++) _mm_prefetch((const char *)(uintptr_t)slot->addr[j], _MM_HINT_T0);
+    __mmask16 words = avx512_load_mask(&slot->select[j]);
+    __m512i bits = avx512_key_bits(c, slot, j, words);
+    uint32_t *block = avx512_block_of(slot, j);
+    if (concurrent) return avx512_or_atomic(block, avx512_load_racy(block), bits, report);
+    __m512i v = _mm512_load_si512((const void *)block);
+    unsigned fresh = 0;
+    if (report) fresh = !_ktestc_mask16_u8(_mm512_mask_test_epi32_mask(words, bits, v), words);
+    _mm512_store_si512((void *)block, _mm512_or_si512(v, bits));
+    return fresh;
 }
 
 /* Lanes [0, count) of a group starting at src. Masked loads never touch
@@ -254,120 +266,120 @@ AVX512_INLINE __m512i avx512_load_group(const uint64_t *src, size_t count)
     return _mm512_maskz_loadu_epi64((__mmask8)((1u << count) - 1u), (const void *)src);
 }
 
-/* Lane j of a vector of 8 64-bit lanes, as 8 scalars (vmovq/vpextrq). */
-AVX512_INLINE void avx512_lanes(__m512i v, uint64_t lane[AVX512_LANES])
-{
-    const __m128i l01 = _mm512_castsi512_si128(v), l23 = _mm512_extracti64x2_epi64(v, 1);
-    const __m128i l45 = _mm512_extracti64x2_epi64(v, 2), l67 = _mm512_extracti64x2_epi64(v, 3);
-    lane[0] = (uint64_t)_mm_cvtsi128_si64(l01), lane[1] = (uint64_t)_mm_extract_epi64(l01, 1);
-    lane[2] = (uint64_t)_mm_cvtsi128_si64(l23), lane[3] = (uint64_t)_mm_extract_epi64(l23, 1);
-    lane[4] = (uint64_t)_mm_cvtsi128_si64(l45), lane[5] = (uint64_t)_mm_extract_epi64(l45, 1);
-    lane[6] = (uint64_t)_mm_cvtsi128_si64(l67), lane[7] = (uint64_t)_mm_extract_epi64(l67, 1);
-}
-
-/* Hash (unless the input already is hashes) one group, store its hashes and
- * block addresses in its slot, prefetch its blocks, and (with_subset) look up
- * its word subsets, subsets[(lo * nsubsets) >> 32]. Lanes past the end hash a
- * zero and address a real block, so all 8 prefetches and table reads are
- * harmless. with_subset = 0 is the memory floor (touch_u64): choosing words
- * is probe work, and the floor computes only the block index.
- *
- * Addresses and table ranks leave the vector through registers (vmovq,
- * vpextrq), never by reloading lanes of the 512-bit store just made: such a
- * load waits for the store. Against the earlier stage (both reloaded), 600
- * alternating rounds each, contended host, lookups in ns/key: 10^5 keys
- * 3.53 -> 3.11, 10^7 4.10 -> 4.27, 10^8 7.70 -> 7.82 (quiet host, 10^5:
- * 2.64 -> 2.19). Rejected: the subsets gathered with vpgatherqq (no
- * faster), or looked up in scalar code one group before the probe (as fast
- * at 10^5, 4-7% slower at 10^8), or at probe time (a dependent load that
- * missed L1 ~0.4 times per key, cachegrind, while the prefetched blocks
- * streamed through). The empty asm stops gcc from turning the 8 table reads
- * back into a vector build (vmovd/vpinsrw). */
+/* Hash (unless src already holds hashes) one group, fill its slot and
+ * prefetch its blocks. Lanes past the end hash a zero and address a real
+ * block, so their prefetches are harmless. The floor (touch) needs only the
+ * addresses: choosing words is probe work. The prefetch addresses are
+ * re-read from the slot just written (store forwarding). */
 AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t count, avx512_slot *slot,
-                                const int hashed, const int with_subset)
+                                const int hashed, const int op)
 {
     __m512i v = avx512_load_group(src, count);
     __m512i h = hashed ? v : avx512_xxh3(v, c->bitflip);
-    __m512i addr = avx512_block_addr(c, h);
-    _mm512_store_si512((void *)slot->hash, h);
-    _mm512_store_si512((void *)slot->addr, addr);
-    uint64_t lane[AVX512_LANES];
-    avx512_lanes(addr, lane);
-    for (unsigned j = 0; j < AVX512_LANES; j++) avx512_prefetch_far(lane[j]);
-    if (!with_subset) return;
-    avx512_lanes(_mm512_srli_epi64(_mm512_mul_epu32(h, c->nsubsets), 32), lane);
-    for (unsigned j = 0; j < AVX512_LANES; j++) {
-        uint64_t select = c->subsets[lane[j]];
-        __asm__("" : "+r"(select));
-        slot->select[j] = select;
+    _mm512_store_si512((void *)slot->addr, avx512_block_addr(c, h));
+    if (op != AVX512_TOUCH) {
+        _mm512_store_si512((void *)slot->hash, h);
+        /* index = bits 26..31 of each lane (vpermi2w reads 6 index bits) */
+        __m512i words = _mm512_permutex2var_epi16(c->select_lo, _mm512_srli_epi64(h, 26), c->select_hi);
+        _mm512_store_si512((void *)slot->select, words);
     }
+    for (unsigned j = 0; j < AVX512_LANES; j++) _mm_prefetch((const char *)(uintptr_t)slot->addr[j], _MM_HINT_T1);
 }
 
-/* Lookups of one group. The 8 missing-word masks are packed 4 to a 64-bit
- * mask register (kunpckwd, kunpckdq), moved to one xmm, and a single 16-bit
- * compare against zero gives the 8 answers: ~1.5 instructions per key
- * instead of a per-key test/setcc/shift/or chain. */
-AVX512_INLINE __mmask8 avx512_lookup_group(const avx512_ctx *c, const avx512_slot *slot, size_t count,
-                                           const int concurrent)
+AVX512_INLINE void avx512_prefetch_near(const avx512_slot *slot)
 {
-    if (count < AVX512_LANES) {
-        unsigned hits = 0;
-        for (unsigned j = 0; j < count; j++) hits |= (avx512_missing(c, slot, j, concurrent) == 0) << j;
-        return (__mmask8)hits;
-    }
-    __mmask16 m0 = avx512_missing(c, slot, 0, concurrent), m1 = avx512_missing(c, slot, 1, concurrent);
-    __mmask16 m2 = avx512_missing(c, slot, 2, concurrent), m3 = avx512_missing(c, slot, 3, concurrent);
-    __mmask16 m4 = avx512_missing(c, slot, 4, concurrent), m5 = avx512_missing(c, slot, 5, concurrent);
-    __mmask16 m6 = avx512_missing(c, slot, 6, concurrent), m7 = avx512_missing(c, slot, 7, concurrent);
-    __mmask64 lo4 = _mm512_kunpackd(_mm512_kunpackw(m3, m2), _mm512_kunpackw(m1, m0));
-    __mmask64 hi4 = _mm512_kunpackd(_mm512_kunpackw(m7, m6), _mm512_kunpackw(m5, m4));
-    __m128i packed = _mm_set_epi64x((long long)_cvtmask64_u64(hi4), (long long)_cvtmask64_u64(lo4));
-    return _mm_cmpeq_epi16_mask(packed, _mm_setzero_si128());
+    for (unsigned j = 0; j < AVX512_LANES; j++) _mm_prefetch((const char *)(uintptr_t)slot->addr[j], _MM_HINT_T0);
 }
 
-/* The whole pipeline. hashed: src holds hashes, not keys. insert: 1 = OR
- * blocks, 0 = test them, 2 = only read the first word of each block (the
- * bench's memory floor, avx512_touch_u64; returns the sum of those words).
- * The constant flags are folded by always_inline, giving
- * one straight-line loop per (hashed, insert, concurrent) combination. */
-AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out,
-                                const int hashed, const int insert, const int concurrent)
+/* The 8-bit answer mask of a group (bit j = key j), `count` keys. */
+AVX512_INLINE unsigned avx512_group(const avx512_ctx *c, const avx512_slot *slot, size_t count, const int op,
+                                    const int concurrent)
+{
+    unsigned mask = 0;
+    if (op == AVX512_LOOKUP) {
+        if (count == AVX512_LANES) {
+            for (unsigned j = 0; j < AVX512_LANES; j++) mask |= avx512_lookup_key(c, slot, j, concurrent) << j;
+        } else {
+            for (unsigned j = 0; j < count; j++) mask |= avx512_lookup_key(c, slot, j, concurrent) << j;
+        }
+    } else {
+        const int report = op == AVX512_ADD_NEW;
+        if (count == AVX512_LANES) {
+            for (unsigned j = 0; j < AVX512_LANES; j++)
+                mask |= avx512_insert_key(c, slot, j, concurrent, report) << j;
+        } else {
+            for (unsigned j = 0; j < count; j++) mask |= avx512_insert_key(c, slot, j, concurrent, report) << j;
+        }
+    }
+    return mask;
+}
+
+/* Writes a group's answers (`count` keys starting at key `first` of `n`) in
+ * `form`; returns how many were hits. */
+AVX512_INLINE size_t avx512_put(unsigned mask, size_t first, size_t count, size_t n, size_t hits, void *out,
+                                const int form)
+{
+    size_t nhits = avx512_popcount8[mask];
+    if (form == AVX512_BYTES) {
+        uint64_t bytes = _pdep_u64(mask, UINT64_C(0x0101010101010101));
+        if (count == AVX512_LANES)
+            memcpy((uint8_t *)out + first, &bytes, 8);
+        else
+            memcpy((uint8_t *)out + first, &bytes, count);
+    } else if (form == AVX512_BITMAP) {
+        ((uint8_t *)out)[first / AVX512_LANES] = (uint8_t)mask;
+    } else if (form == AVX512_INDICES) {
+        __m256i index = _mm256_add_epi32(_mm256_set1_epi32((int)first), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i packed = _mm256_maskz_compress_epi32((__mmask8)mask, index);
+        uint32_t *dst = (uint32_t *)out + hits;
+        /* a whole-vector store stays inside out[0 .. n) while hits + 8 <= n;
+         * near the end only the packed indices are written */
+        if (hits + AVX512_LANES <= n)
+            _mm256_storeu_si256((__m256i *)(void *)dst, packed);
+        else
+            _mm256_mask_storeu_epi32((void *)dst, (__mmask8)((1u << nhits) - 1u), packed);
+    }
+    return nhits;
+}
+
+/* The whole pipeline; the constant flags are folded by always_inline, giving
+ * one straight-line loop per (hashed, op, form, concurrent). Returns the
+ * count of hits (lookups) or new keys (insert-and-report-new), or the sum of
+ * the words read (touch). */
+AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out,
+                                const int hashed, const int op, const int form, const int concurrent)
 {
     __attribute__((aligned(64))) avx512_slot ring[AVX512_RING];
     const avx512_ctx ctx = avx512_context(g);
     const size_t groups = (n + AVX512_LANES - 1) / AVX512_LANES;
-    __m128i hit_sums = _mm_setzero_si128();
+    size_t total = 0;
     uint64_t touched = 0;
 
     for (size_t i = 0; i < groups && i < AVX512_AHEAD_GROUPS; i++)
-        avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed, insert != 2);
+        avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed, op);
 
     for (size_t i = 0; i < groups; i++) {
         size_t ahead = i + AVX512_AHEAD_GROUPS;
         if (ahead < groups)
             avx512_stage(&ctx, src + ahead * AVX512_LANES, n - ahead * AVX512_LANES, &ring[ahead % AVX512_RING],
-                         hashed, insert != 2);
+                         hashed, op);
         if (ctx.near && i + AVX512_NEAR_GROUPS < groups)
             avx512_prefetch_near(&ring[(i + AVX512_NEAR_GROUPS) % AVX512_RING]);
         const avx512_slot *slot = &ring[i % AVX512_RING];
         size_t first = i * AVX512_LANES;
         size_t count = n - first < AVX512_LANES ? n - first : AVX512_LANES;
-        if (insert == 2) {
+        if (op == AVX512_TOUCH) {
             for (unsigned j = 0; j < count; j++) touched += *(const uint64_t *)(uintptr_t)slot->addr[j];
             continue;
         }
-        if (insert) {
-            for (unsigned j = 0; j < count; j++) avx512_insert_slot(&ctx, slot, j, concurrent);
-            continue;
-        }
-        __mmask8 group_hits = avx512_lookup_group(&ctx, slot, count, concurrent);
-        /* 0/1 bytes; their sum (vpsadbw) counts the hits without popcnt */
-        __m128i bytes = _mm_maskz_mov_epi8((__mmask16)group_hits, _mm_set1_epi8(1));
-        if (out) _mm_mask_storeu_epi8((void *)(out + first), (__mmask16)((1u << count) - 1u), bytes);
-        hit_sums = _mm_add_epi64(hit_sums, _mm_sad_epu8(bytes, _mm_setzero_si128()));
+        unsigned mask = avx512_group(&ctx, slot, count, op, concurrent);
+        if (op == AVX512_INSERT) continue;
+        total += avx512_put(mask, first, count, n, total, out, form);
     }
-    return insert == 2 ? (size_t)touched : (size_t)_mm_cvtsi128_si64(hit_sums);
+    return op == AVX512_TOUCH ? (size_t)touched : total;
 }
+
+/* ---- entries ----------------------------------------------------------- */
 
 static void avx512_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uint64_t *hashes)
 {
@@ -392,36 +404,100 @@ static void avx512_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, ui
     }
 }
 
-static void avx512_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
+/* Each (hashed, op, form, concurrent) is its own loop. */
+#define AVX512_BOTH(g, src, n, out, hashed, op, form)                                                               \
+    ((g)->concurrent ? avx512_run(g, src, n, out, hashed, op, form, 1) : avx512_run(g, src, n, out, hashed, op, form, 0))
+
+AVX512_INLINE size_t avx512_lookup(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
+                                   bloomsimd_hit_form form, void *out, const int hashed)
 {
-    if (g->concurrent)
-        avx512_run(g, hashes, n, NULL, 1, 1, 1);
-    else
-        avx512_run(g, hashes, n, NULL, 1, 1, 0);
+    if (!out) return AVX512_BOTH(g, src, n, out, hashed, AVX512_LOOKUP, AVX512_COUNT);
+    if (form == BLOOMSIMD_HITS_BITMAP) return AVX512_BOTH(g, src, n, out, hashed, AVX512_LOOKUP, AVX512_BITMAP);
+    if (form == BLOOMSIMD_HITS_INDICES) return AVX512_BOTH(g, src, n, out, hashed, AVX512_LOOKUP, AVX512_INDICES);
+    return AVX512_BOTH(g, src, n, out, hashed, AVX512_LOOKUP, AVX512_BYTES);
 }
 
-static size_t avx512_contains_hashes_bytes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+static size_t avx512_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,
+                                     bloomsimd_hit_form form, void *out)
 {
-    return g->concurrent ? avx512_run(g, hashes, n, out, 1, 0, 1) : avx512_run(g, hashes, n, out, 1, 0, 0);
+    return avx512_lookup(g, hashes, n, form, out, 1);
+}
+
+static size_t avx512_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n,
+                                  bloomsimd_hit_form form, void *out)
+{
+    return avx512_lookup(g, keys, n, form, out, 0);
+}
+
+static void avx512_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
+{
+    AVX512_BOTH(g, hashes, n, NULL, 1, AVX512_INSERT, AVX512_COUNT);
 }
 
 static void avx512_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
 {
-    if (g->concurrent)
-        avx512_run(g, keys, n, NULL, 0, 1, 1);
-    else
-        avx512_run(g, keys, n, NULL, 0, 1, 0);
+    AVX512_BOTH(g, keys, n, NULL, 0, AVX512_INSERT, AVX512_COUNT);
 }
 
-static size_t avx512_contains_u64_bytes(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+static size_t avx512_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
 {
-    return g->concurrent ? avx512_run(g, keys, n, out, 0, 0, 1) : avx512_run(g, keys, n, out, 0, 0, 0);
+    return out ? AVX512_BOTH(g, hashes, n, out, 1, AVX512_ADD_NEW, AVX512_BYTES)
+               : AVX512_BOTH(g, hashes, n, out, 1, AVX512_ADD_NEW, AVX512_COUNT);
+}
+
+static size_t avx512_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    return out ? AVX512_BOTH(g, keys, n, out, 0, AVX512_ADD_NEW, AVX512_BYTES)
+               : AVX512_BOTH(g, keys, n, out, 0, AVX512_ADD_NEW, AVX512_COUNT);
 }
 
 static uint64_t avx512_touch_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
 {
-    return avx512_run(g, keys, n, NULL, 0, 2, 0);
+    return avx512_run(g, keys, n, NULL, 0, AVX512_TOUCH, AVX512_COUNT, 0);
 }
+
+/* ---- single keys ------------------------------------------------------- */
+
+/* The probe of one key, hash given: block index in scalar code (a 64-bit
+ * product covers nblocks = 2^32), the key's word mask loaded straight into a
+ * mask register from the table, and the bits as in the batch loop but with a
+ * shift pair instead of the table permute (no 128 bytes of table to load). */
+AVX512_INLINE __m512i avx512_one_bits(uint64_t hash, __mmask16 words)
+{
+    __m512i prod = _mm512_mullo_epi32(_mm512_set1_epi32((int)(uint32_t)hash),
+                                      _mm512_load_si512((const void *)avx512_salts));
+    return _mm512_maskz_sllv_epi32(words, _mm512_set1_epi32(1), _mm512_srli_epi32(prod, 27));
+}
+
+AVX512_INLINE __mmask16 avx512_one_words(const bloomsimd_geometry *g, uint64_t hash)
+{
+    __mmask16 m;
+    __asm__("kmovw %1, %0" : "=k"(m) : "m"(g->select[(uint32_t)hash >> BLOOMSIMD_SELECT_SHIFT]));
+    return m;
+}
+
+static void avx512_add_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    __mmask16 words = avx512_one_words(g, hash);
+    __m512i bits = avx512_one_bits(hash, words);
+    uint32_t *block = bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks));
+    if (g->concurrent) {
+        avx512_or_atomic(block, avx512_load_racy(block), bits, 0);
+        return;
+    }
+    _mm512_store_si512((void *)block, _mm512_or_si512(_mm512_load_si512((const void *)block), bits));
+}
+
+static int avx512_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    __mmask16 words = avx512_one_words(g, hash);
+    __m512i bits = avx512_one_bits(hash, words);
+    const uint32_t *block = bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks));
+    __m512i v = g->concurrent ? avx512_load_racy(block) : _mm512_load_si512((const void *)block);
+    return _ktestc_mask16_u8(_mm512_mask_test_epi32_mask(words, bits, v), words);
+}
+
+/* ---- set operations ---------------------------------------------------- */
 
 /* dst op= src over whole zmm; a masked tail for nwords % 8. */
 AVX512_INLINE void avx512_setop(uint64_t *dst, const uint64_t *src, size_t nwords, const int is_union)
@@ -447,49 +523,9 @@ static void avx512_intersect_words(uint64_t *dst, const uint64_t *src, size_t nw
     avx512_setop(dst, src, nwords, 0);
 }
 
-static size_t avx512_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
-                                    void *out)
-{
-    return bloomsimd_hits_via_bytes(avx512_contains_hashes_bytes, g, hashes, n, form, out);
-}
-
-static size_t avx512_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
-                                 void *out)
-{
-    return bloomsimd_hits_via_bytes(avx512_contains_u64_bytes, g, keys, n, form, out);
-}
-
-/* Insert-and-report-new and single keys: the layout's reference code for
- * now (correct on every filter, not yet vectorised). */
-static size_t avx512_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
-{
-    size_t fresh = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, hashes[i]);
-        if (out) out[i] = is_new;
-        fresh += is_new;
-    }
-    return fresh;
-}
-
-static size_t avx512_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
-{
-    size_t fresh = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, bloomsimd_xxh3_u64(keys[i], g->hash_bitflip));
-        if (out) out[i] = is_new;
-        fresh += is_new;
-    }
-    return fresh;
-}
-
-static void avx512_add_one(const bloomsimd_geometry *g, uint64_t hash) { bloomsimd_scalar_add_hash(g, hash); }
-
-static int avx512_contains_one(const bloomsimd_geometry *g, uint64_t hash) { return bloomsimd_scalar_contains_hash(g, hash); }
-
 const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .name = "avx512",
-    .required_features = BLOOMSIMD_CPU_AVX512,
+    .required_features = BLOOMSIMD_CPU_AVX512 | BLOOMSIMD_CPU_BMI2,
     .emulated = false,
     .hash_u64 = avx512_hash_u64,
     .add_hashes = avx512_add_hashes,
