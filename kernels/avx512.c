@@ -62,6 +62,13 @@
 #ifndef AVX512_AHEAD_GROUPS
 #define AVX512_AHEAD_GROUPS 8u
 #endif
+/* A group's blocks are prefetched this many groups after it was staged: the
+ * addresses are re-read from the ring, and a load of part of a 512-bit store
+ * that has not yet left the store buffer cannot be forwarded and waits for
+ * it; one group later it has. */
+#ifndef AVX512_PREFETCH_LAG
+#define AVX512_PREFETCH_LAG 2u
+#endif
 /* Near prefetch (prefetcht0) this many groups before the probe, on filters
  * of at least AVX512_NEAR_MIN_BYTES: L2 -> L1, so the probe's loads hit L1. */
 #ifndef AVX512_NEAR_GROUPS
@@ -70,45 +77,63 @@
 #ifndef AVX512_NEAR_MIN_BYTES
 #define AVX512_NEAR_MIN_BYTES (UINT64_C(2) << 20)
 #endif
-/* Ring of staged groups: a power of two larger than the distance. */
+/* Filters smaller than this are not prefetched at all: out-of-order
+ * execution hides an L2 hit, and the prefetch only costs. */
+#ifndef AVX512_FAR_MIN_BYTES
+#define AVX512_FAR_MIN_BYTES (UINT64_C(1) << 20)
+#endif
+/* A group's answers are read back this many groups after its probe, for the
+ * same store-forwarding reason as AVX512_PREFETCH_LAG. */
+#ifndef AVX512_ANSWER_LAG
+#define AVX512_ANSWER_LAG 2u
+#endif
+/* Ring of staged groups: a power of two larger than every slot in use. */
 #ifndef AVX512_RING
 #define AVX512_RING 16u
 #endif
-_Static_assert(AVX512_RING > AVX512_AHEAD_GROUPS && (AVX512_RING & (AVX512_RING - 1)) == 0,
-               "ring must be a power of two larger than the prefetch distance");
-_Static_assert(AVX512_NEAR_GROUPS >= 1 && AVX512_NEAR_GROUPS < AVX512_AHEAD_GROUPS,
-               "the near prefetch reads a slot the far stage has already filled");
+_Static_assert(AVX512_RING > AVX512_AHEAD_GROUPS + AVX512_ANSWER_LAG && (AVX512_RING & (AVX512_RING - 1)) == 0,
+               "ring must be a power of two larger than the groups in flight");
+_Static_assert(AVX512_PREFETCH_LAG < AVX512_AHEAD_GROUPS && AVX512_NEAR_GROUPS >= 1 &&
+                   AVX512_NEAR_GROUPS < AVX512_AHEAD_GROUPS - AVX512_PREFETCH_LAG,
+               "prefetches read slots that are already filled");
 
 #define AVX512_INLINE static inline __attribute__((always_inline))
 
 /* What a pass does with each key (constant-folded by always_inline). */
 enum {
-    AVX512_LOOKUP = 0, /* test; answers in the requested form */
-    AVX512_INSERT = 1, /* OR */
-    AVX512_ADD_NEW = 2, /* test, then OR; answers as bytes */
-    AVX512_TOUCH = 3   /* read one word (the bench's memory floor) */
+    AVX512_LOOKUP = 0,  /* test; answers in the requested form */
+    AVX512_INSERT = 1,  /* OR */
+    AVX512_ADD_NEW = 2, /* test, then OR; answers as bytes (1 = new) */
+    AVX512_TOUCH = 3    /* read one word (the bench's memory floor) */
 };
-/* Answer forms of a lookup pass: the three of kernel.h, plus "count only". */
-enum { AVX512_BYTES = BLOOMSIMD_HITS_BYTES, AVX512_BITMAP = BLOOMSIMD_HITS_BITMAP,
-       AVX512_INDICES = BLOOMSIMD_HITS_INDICES, AVX512_COUNT = 3 };
+/* Answer forms: the three of kernel.h, plus "count only". */
+enum {
+    AVX512_BYTES = BLOOMSIMD_HITS_BYTES,
+    AVX512_BITMAP = BLOOMSIMD_HITS_BITMAP,
+    AVX512_INDICES = BLOOMSIMD_HITS_INDICES,
+    AVX512_COUNT = 3
+};
 
-/* One group of 8 keys in flight. */
+/* One group of 8 keys in flight. All but `found` are written by the stage;
+ * `found` by the probe. Each is read back from memory only after its store
+ * has left the store buffer (the lags above). */
 typedef struct avx512_slot {
     uint64_t hash[AVX512_LANES];   /* lo = the low 32 bits of each */
-    uint64_t addr[AVX512_LANES];   /* block addresses */
+    uint64_t offset[AVX512_LANES]; /* byte offset of each key's block */
     uint64_t select[AVX512_LANES]; /* low 16 bits: SELECT_k[lo >> 26] */
+    uint64_t found[AVX512_LANES];  /* low 16 bits: the selected words that have their bit */
 } avx512_slot;
 
 /* Per-call constants kept in registers. */
 typedef struct avx512_ctx {
-    __m512i bitflip;     /* XXH3 seed constant, every lane */
-    __m512i base;        /* g->words as an integer, every lane */
-    __m512i nblocks_lo;  /* low 32 bits of nblocks (vpmuludq reads 32 bits) */
-    __m512i nblocks_all; /* all-ones iff nblocks == 2^32: then block = hi */
+    __m512i bitflip;    /* XXH3 seed constant, every lane */
+    __m512i nblocks_lo; /* low 32 bits of nblocks (vpmuludq reads 32 bits) */
+    __m512i full;       /* high-half mask iff nblocks == 2^32 (see avx512_block_offset) */
     __m512i salts;
     __m512i pow2_lo, pow2_hi;     /* 1 << i, i = 0..31: the vpermi2d table */
     __m512i select_lo, select_hi; /* SELECT_k, 64 x 16 bits: the vpermi2w table */
-    bool near; /* the near prefetch pays only on filters larger than L2 */
+    const char *base;             /* g->words */
+    bool far, near;               /* prefetch into L2 / also into L1 (by filter size) */
 } avx512_ctx;
 
 static const uint32_t avx512_salts[16] __attribute__((aligned(64))) = BLOOMSIMD_SALTS;
@@ -134,14 +159,15 @@ AVX512_INLINE avx512_ctx avx512_context(const bloomsimd_geometry *g)
 {
     avx512_ctx c;
     c.bitflip = _mm512_set1_epi64((long long)g->hash_bitflip);
-    c.base = _mm512_set1_epi64((long long)(uintptr_t)g->words);
     c.nblocks_lo = _mm512_set1_epi64((long long)(g->nblocks & 0xffffffffu));
-    c.nblocks_all = _mm512_set1_epi64(g->nblocks >> 32 ? -1 : 0);
+    c.full = _mm512_set1_epi64(g->nblocks >> 32 ? (long long)UINT64_C(0xffffffff00000000) : 0);
     c.salts = _mm512_load_si512((const void *)avx512_salts);
     c.pow2_lo = _mm512_load_si512((const void *)avx512_pow2);
     c.pow2_hi = _mm512_load_si512((const void *)(avx512_pow2 + 16));
     c.select_lo = _mm512_loadu_si512((const void *)g->select);
     c.select_hi = _mm512_loadu_si512((const void *)(g->select + 32));
+    c.base = (const char *)g->words;
+    c.far = g->nblocks * 64u >= AVX512_FAR_MIN_BYTES;
     c.near = g->nblocks * 64u >= AVX512_NEAR_MIN_BYTES;
     return c;
 }
@@ -159,15 +185,16 @@ AVX512_INLINE __m512i avx512_xxh3(__m512i key, __m512i bitflip)
     return _mm512_xor_si512(h, _mm512_srli_epi64(h, 28));
 }
 
-/* Address of each lane's block: words + 64 * (((h >> 32) * nblocks) >> 32).
- * For nblocks = 2^32 the 32-bit multiply sees 0 and the block is hi itself;
- * ternlog 0xF8 = a | (b & c) merges the two cases without a branch. */
-AVX512_INLINE __m512i avx512_block_addr(const avx512_ctx *c, __m512i h)
+/* Byte offset of each lane's block: 64 * (((h >> 32) * nblocks) >> 32).
+ * vpmuludq multiplies the low 32 bits of each lane, so hi is moved there
+ * (vpshufd) and the product hi * (nblocks mod 2^32) is exact; for nblocks =
+ * 2^32 that is 0 and the missing hi * 2^32 is h's high half itself (`full`).
+ * ((p >> 32) << 6) = (p >> 26) with the low 6 bits cleared. */
+AVX512_INLINE __m512i avx512_block_offset(const avx512_ctx *c, __m512i h)
 {
-    __m512i hi = _mm512_srli_epi64(h, 32);
-    __m512i scaled = _mm512_srli_epi64(_mm512_mul_epu32(hi, c->nblocks_lo), 32);
-    __m512i block = _mm512_ternarylogic_epi64(scaled, hi, c->nblocks_all, 0xF8);
-    return _mm512_add_epi64(_mm512_slli_epi64(block, 6), c->base);
+    __m512i p = _mm512_mul_epu32(_mm512_shuffle_epi32(h, _MM_PERM_DDBB), c->nblocks_lo);
+    p = _mm512_add_epi64(p, _mm512_and_si512(h, c->full));
+    return _mm512_and_si512(_mm512_srli_epi64(p, 26), _mm512_set1_epi64(~INT64_C(63)));
 }
 
 /* A 16-bit mask straight from memory into a mask register (gcc otherwise
@@ -195,21 +222,24 @@ AVX512_INLINE __m512i avx512_key_bits(const avx512_ctx *c, const avx512_slot *sl
     return _mm512_maskz_permutex2var_epi32(words, c->pow2_lo, _mm512_rol_epi32(prod, 5), c->pow2_hi);
 }
 
-AVX512_INLINE uint32_t *avx512_block_of(const avx512_slot *slot, unsigned j)
+AVX512_INLINE uint32_t *avx512_block_of(const avx512_ctx *c, const avx512_slot *slot, unsigned j)
 {
-    return (uint32_t *)(uintptr_t)slot->addr[j];
+    return (uint32_t *)(void *)(c->base + slot->offset[j]);
 }
 
-/* 1 if every selected word of the block has its bit. */
-AVX512_INLINE unsigned avx512_lookup_key(const avx512_ctx *c, const avx512_slot *slot, unsigned j,
-                                         const int concurrent)
+AVX512_INLINE void avx512_store_found(avx512_slot *slot, unsigned j, __mmask16 found)
+{
+    _store_mask16((__mmask16 *)(void *)&slot->found[j], found);
+}
+
+/* Lookup of key j: which of its words have their bit, into slot->found. */
+AVX512_INLINE void avx512_lookup_key(const avx512_ctx *c, avx512_slot *slot, unsigned j, const int concurrent)
 {
     __mmask16 words = avx512_load_mask(&slot->select[j]);
     __m512i bits = avx512_key_bits(c, slot, j, words);
-    const uint32_t *block = avx512_block_of(slot, j);
+    const uint32_t *block = avx512_block_of(c, slot, j);
     __m512i v = concurrent ? avx512_load_racy(block) : _mm512_load_si512((const void *)block);
-    __mmask16 present = _mm512_mask_test_epi32_mask(words, bits, v);
-    return _ktestc_mask16_u8(present, words); /* CF: no selected word lacks its bit */
+    avx512_store_found(slot, j, _mm512_mask_test_epi32_mask(words, bits, v));
 }
 
 /* Concurrent OR of `bits` into a block read as `old`: one locked operation per
@@ -243,19 +273,23 @@ AVX512_INLINE unsigned avx512_or_atomic(uint32_t *block, __m512i old, __m512i bi
     return fresh;
 }
 
-/* OR key j into its block; with report, return 1 if a bit was missing. */
-AVX512_INLINE unsigned avx512_insert_key(const avx512_ctx *c, const avx512_slot *slot, unsigned j,
-                                         const int concurrent, const int report)
+/* OR key j into its block. With report (insert-and-report-new), slot->found
+ * says which words already had their bit; a concurrent insert reports all
+ * of them (not new) or none (new), as its atomic operations decided. */
+AVX512_INLINE void avx512_insert_key(const avx512_ctx *c, avx512_slot *slot, unsigned j, const int concurrent,
+                                     const int report)
 {
     __mmask16 words = avx512_load_mask(&slot->select[j]);
     __m512i bits = avx512_key_bits(c, slot, j, words);
-    uint32_t *block = avx512_block_of(slot, j);
-    if (concurrent) return avx512_or_atomic(block, avx512_load_racy(block), bits, report);
+    uint32_t *block = avx512_block_of(c, slot, j);
+    if (concurrent) {
+        unsigned fresh = avx512_or_atomic(block, avx512_load_racy(block), bits, report);
+        if (report) avx512_store_found(slot, j, fresh ? 0 : words);
+        return;
+    }
     __m512i v = _mm512_load_si512((const void *)block);
-    unsigned fresh = 0;
-    if (report) fresh = !_ktestc_mask16_u8(_mm512_mask_test_epi32_mask(words, bits, v), words);
+    if (report) avx512_store_found(slot, j, _mm512_mask_test_epi32_mask(words, bits, v));
     _mm512_store_si512((void *)block, _mm512_or_si512(v, bits));
-    return fresh;
 }
 
 /* Lanes [0, count) of a group starting at src. Masked loads never touch
@@ -266,56 +300,63 @@ AVX512_INLINE __m512i avx512_load_group(const uint64_t *src, size_t count)
     return _mm512_maskz_loadu_epi64((__mmask8)((1u << count) - 1u), (const void *)src);
 }
 
-/* Hash (unless src already holds hashes) one group, fill its slot and
- * prefetch its blocks. Lanes past the end hash a zero and address a real
- * block, so their prefetches are harmless. The floor (touch) needs only the
- * addresses: choosing words is probe work. The prefetch addresses are
- * re-read from the slot just written (store forwarding). */
+/* Hash (unless src already holds hashes) one group and fill its slot. Lanes
+ * past the end hash a zero and address a real block. The floor (touch) needs
+ * only the offsets: choosing words is probe work. */
 AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t count, avx512_slot *slot,
                                 const int hashed, const int op)
 {
     __m512i v = avx512_load_group(src, count);
     __m512i h = hashed ? v : avx512_xxh3(v, c->bitflip);
-    _mm512_store_si512((void *)slot->addr, avx512_block_addr(c, h));
-    if (op != AVX512_TOUCH) {
-        _mm512_store_si512((void *)slot->hash, h);
-        /* index = bits 26..31 of each lane (vpermi2w reads 6 index bits) */
-        __m512i words = _mm512_permutex2var_epi16(c->select_lo, _mm512_srli_epi64(h, 26), c->select_hi);
-        _mm512_store_si512((void *)slot->select, words);
-    }
-    for (unsigned j = 0; j < AVX512_LANES; j++) _mm_prefetch((const char *)(uintptr_t)slot->addr[j], _MM_HINT_T1);
+    _mm512_store_si512((void *)slot->offset, avx512_block_offset(c, h));
+    if (op == AVX512_TOUCH) return;
+    _mm512_store_si512((void *)slot->hash, h);
+    /* index = bits 26..31 of each lane (vpermi2w reads 6 index bits) */
+    _mm512_store_si512((void *)slot->select,
+                       _mm512_permutex2var_epi16(c->select_lo, _mm512_srli_epi64(h, 26), c->select_hi));
 }
 
-AVX512_INLINE void avx512_prefetch_near(const avx512_slot *slot)
+AVX512_INLINE void avx512_prefetch(const avx512_ctx *c, const avx512_slot *slot, const int near)
 {
-    for (unsigned j = 0; j < AVX512_LANES; j++) _mm_prefetch((const char *)(uintptr_t)slot->addr[j], _MM_HINT_T0);
+    for (unsigned j = 0; j < AVX512_LANES; j++)
+        _mm_prefetch(c->base + slot->offset[j], near ? _MM_HINT_T0 : _MM_HINT_T1);
 }
 
-/* The 8-bit answer mask of a group (bit j = key j), `count` keys. */
-AVX512_INLINE unsigned avx512_group(const avx512_ctx *c, const avx512_slot *slot, size_t count, const int op,
-                                    const int concurrent)
+/* Probes one group of `count` keys. */
+AVX512_INLINE void avx512_probe(const avx512_ctx *c, avx512_slot *slot, size_t count, const int op,
+                                const int concurrent)
 {
-    unsigned mask = 0;
-    if (op == AVX512_LOOKUP) {
-        if (count == AVX512_LANES) {
-            for (unsigned j = 0; j < AVX512_LANES; j++) mask |= avx512_lookup_key(c, slot, j, concurrent) << j;
-        } else {
-            for (unsigned j = 0; j < count; j++) mask |= avx512_lookup_key(c, slot, j, concurrent) << j;
+    if (count == AVX512_LANES) {
+        for (unsigned j = 0; j < AVX512_LANES; j++) {
+            if (op == AVX512_LOOKUP)
+                avx512_lookup_key(c, slot, j, concurrent);
+            else
+                avx512_insert_key(c, slot, j, concurrent, op == AVX512_ADD_NEW);
         }
-    } else {
-        const int report = op == AVX512_ADD_NEW;
-        if (count == AVX512_LANES) {
-            for (unsigned j = 0; j < AVX512_LANES; j++)
-                mask |= avx512_insert_key(c, slot, j, concurrent, report) << j;
-        } else {
-            for (unsigned j = 0; j < count; j++) mask |= avx512_insert_key(c, slot, j, concurrent, report) << j;
-        }
+        return;
     }
-    return mask;
+    for (unsigned j = 0; j < count; j++) {
+        if (op == AVX512_LOOKUP)
+            avx512_lookup_key(c, slot, j, concurrent);
+        else
+            avx512_insert_key(c, slot, j, concurrent, op == AVX512_ADD_NEW);
+    }
+}
+
+/* A probed group's answer mask (bit j = key j has every selected word;
+ * for insert-and-report-new, 1 = new), `count` keys. */
+AVX512_INLINE unsigned avx512_answers(const avx512_slot *slot, size_t count, const int op)
+{
+    __m512i differ = _mm512_ternarylogic_epi64(_mm512_load_si512((const void *)slot->found),
+                                               _mm512_load_si512((const void *)slot->select),
+                                               _mm512_set1_epi64(0xffff), 0x28); /* (a ^ b) & c */
+    __mmask8 same = _mm512_testn_epi64_mask(differ, differ);
+    unsigned mask = op == AVX512_ADD_NEW ? (unsigned)(__mmask8)~same : (unsigned)same;
+    return mask & ((1u << count) - 1u);
 }
 
 /* Writes a group's answers (`count` keys starting at key `first` of `n`) in
- * `form`; returns how many were hits. */
+ * `form`; returns how many are set. */
 AVX512_INLINE size_t avx512_put(unsigned mask, size_t first, size_t count, size_t n, size_t hits, void *out,
                                 const int form)
 {
@@ -343,37 +384,49 @@ AVX512_INLINE size_t avx512_put(unsigned mask, size_t first, size_t count, size_
 }
 
 /* The whole pipeline; the constant flags are folded by always_inline, giving
- * one straight-line loop per (hashed, op, form, concurrent). Returns the
- * count of hits (lookups) or new keys (insert-and-report-new), or the sum of
- * the words read (touch). */
+ * one straight-line loop per (hashed, op, form, concurrent). Iteration i
+ * stages group i + AHEAD, prefetches the group staged PREFETCH_LAG
+ * iterations ago, probes group i and writes the answers of group i -
+ * ANSWER_LAG. Returns the count of hits (lookups) or new keys
+ * (insert-and-report-new), or the sum of the words read (touch). */
 AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out,
                                 const int hashed, const int op, const int form, const int concurrent)
 {
     __attribute__((aligned(64))) avx512_slot ring[AVX512_RING];
     const avx512_ctx ctx = avx512_context(g);
     const size_t groups = (n + AVX512_LANES - 1) / AVX512_LANES;
+    const int answers = op == AVX512_LOOKUP || op == AVX512_ADD_NEW;
     size_t total = 0;
     uint64_t touched = 0;
 
-    for (size_t i = 0; i < groups && i < AVX512_AHEAD_GROUPS; i++)
+    for (size_t i = 0; i < groups && i < AVX512_AHEAD_GROUPS; i++) {
         avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed, op);
-
-    for (size_t i = 0; i < groups; i++) {
-        size_t ahead = i + AVX512_AHEAD_GROUPS;
-        if (ahead < groups)
-            avx512_stage(&ctx, src + ahead * AVX512_LANES, n - ahead * AVX512_LANES, &ring[ahead % AVX512_RING],
-                         hashed, op);
-        if (ctx.near && i + AVX512_NEAR_GROUPS < groups)
-            avx512_prefetch_near(&ring[(i + AVX512_NEAR_GROUPS) % AVX512_RING]);
-        const avx512_slot *slot = &ring[i % AVX512_RING];
-        size_t first = i * AVX512_LANES;
-        size_t count = n - first < AVX512_LANES ? n - first : AVX512_LANES;
-        if (op == AVX512_TOUCH) {
-            for (unsigned j = 0; j < count; j++) touched += *(const uint64_t *)(uintptr_t)slot->addr[j];
-            continue;
+        if (ctx.far && i >= AVX512_PREFETCH_LAG)
+            avx512_prefetch(&ctx, &ring[(i - AVX512_PREFETCH_LAG) % AVX512_RING], 0);
+    }
+    for (size_t i = 0; i < groups + (answers ? AVX512_ANSWER_LAG : 0); i++) {
+        if (i < groups) {
+            size_t ahead = i + AVX512_AHEAD_GROUPS;
+            if (ahead < groups)
+                avx512_stage(&ctx, src + ahead * AVX512_LANES, n - ahead * AVX512_LANES,
+                             &ring[ahead % AVX512_RING], hashed, op);
+            if (ctx.far && ahead - AVX512_PREFETCH_LAG < groups)
+                avx512_prefetch(&ctx, &ring[(ahead - AVX512_PREFETCH_LAG) % AVX512_RING], 0);
+            if (ctx.near && i + AVX512_NEAR_GROUPS < groups)
+                avx512_prefetch(&ctx, &ring[(i + AVX512_NEAR_GROUPS) % AVX512_RING], 1);
+            avx512_slot *slot = &ring[i % AVX512_RING];
+            size_t count = n - i * AVX512_LANES < AVX512_LANES ? n - i * AVX512_LANES : AVX512_LANES;
+            if (op == AVX512_TOUCH) {
+                for (unsigned j = 0; j < count; j++) touched += *(const uint64_t *)(ctx.base + slot->offset[j]);
+                continue;
+            }
+            avx512_probe(&ctx, slot, count, op, concurrent);
         }
-        unsigned mask = avx512_group(&ctx, slot, count, op, concurrent);
-        if (op == AVX512_INSERT) continue;
+        if (!answers || i < AVX512_ANSWER_LAG) continue;
+        size_t done = i - AVX512_ANSWER_LAG;
+        size_t first = done * AVX512_LANES;
+        size_t count = n - first < AVX512_LANES ? n - first : AVX512_LANES;
+        unsigned mask = avx512_answers(&ring[done % AVX512_RING], count, op);
         total += avx512_put(mask, first, count, n, total, out, form);
     }
     return op == AVX512_TOUCH ? (size_t)touched : total;
