@@ -383,53 +383,76 @@ AVX512_INLINE size_t avx512_put(unsigned mask, size_t first, size_t count, size_
     return nhits;
 }
 
+/* One iteration of the pipeline: stage group i + AHEAD, prefetch the group
+ * staged PREFETCH_LAG iterations ago (and move group i + NEAR into L1),
+ * probe group i, write the answers of group i - ANSWER_LAG. `steady` (a
+ * constant) promises that all of those groups exist and are full, so the
+ * steady-state loop carries no bounds checks. */
+typedef struct avx512_pass {
+    avx512_slot *ring;
+    const uint64_t *src;
+    size_t n, groups;
+    void *out;
+    size_t total;
+    uint64_t touched;
+} avx512_pass;
+
+AVX512_INLINE void avx512_iteration(const avx512_ctx *c, avx512_pass *p, size_t i, const int steady,
+                                    const int hashed, const int op, const int form, const int concurrent)
+{
+    const int answers = op == AVX512_LOOKUP || op == AVX512_ADD_NEW;
+    avx512_slot *ring = p->ring;
+    if (steady || i < p->groups) {
+        size_t ahead = i + AVX512_AHEAD_GROUPS;
+        if (steady || ahead < p->groups)
+            avx512_stage(c, p->src + ahead * AVX512_LANES, steady ? AVX512_LANES : p->n - ahead * AVX512_LANES,
+                         &ring[ahead % AVX512_RING], hashed, op);
+        if (c->far && (steady || ahead - AVX512_PREFETCH_LAG < p->groups))
+            avx512_prefetch(c, &ring[(ahead - AVX512_PREFETCH_LAG) % AVX512_RING], 0);
+        if (c->near && (steady || i + AVX512_NEAR_GROUPS < p->groups))
+            avx512_prefetch(c, &ring[(i + AVX512_NEAR_GROUPS) % AVX512_RING], 1);
+        avx512_slot *slot = &ring[i % AVX512_RING];
+        size_t count = steady || p->n - i * AVX512_LANES >= AVX512_LANES ? AVX512_LANES : p->n - i * AVX512_LANES;
+        if (op == AVX512_TOUCH)
+            for (unsigned j = 0; j < count; j++) p->touched += *(const uint64_t *)(c->base + slot->offset[j]);
+        else
+            avx512_probe(c, slot, count, op, concurrent);
+    }
+    if (!answers || (!steady && i < AVX512_ANSWER_LAG)) return;
+    size_t done = i - AVX512_ANSWER_LAG;
+    size_t first = done * AVX512_LANES;
+    size_t count = steady || p->n - first >= AVX512_LANES ? AVX512_LANES : p->n - first;
+    unsigned mask = avx512_answers(&ring[done % AVX512_RING], count, op);
+    p->total += avx512_put(mask, first, count, p->n, p->total, p->out, form);
+}
+
 /* The whole pipeline; the constant flags are folded by always_inline, giving
- * one straight-line loop per (hashed, op, form, concurrent). Iteration i
- * stages group i + AHEAD, prefetches the group staged PREFETCH_LAG
- * iterations ago, probes group i and writes the answers of group i -
- * ANSWER_LAG. Returns the count of hits (lookups) or new keys
- * (insert-and-report-new), or the sum of the words read (touch). */
+ * one loop per (hashed, op, form, concurrent). Returns the count of hits
+ * (lookups) or new keys (insert-and-report-new), or the sum of the words
+ * read (touch). */
 AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out,
                                 const int hashed, const int op, const int form, const int concurrent)
 {
     __attribute__((aligned(64))) avx512_slot ring[AVX512_RING];
     const avx512_ctx ctx = avx512_context(g);
-    const size_t groups = (n + AVX512_LANES - 1) / AVX512_LANES;
     const int answers = op == AVX512_LOOKUP || op == AVX512_ADD_NEW;
-    size_t total = 0;
-    uint64_t touched = 0;
+    avx512_pass p = {ring, src, n, (n + AVX512_LANES - 1) / AVX512_LANES, out, 0, 0};
+    const size_t full = n / AVX512_LANES;
+    /* iterations in [ANSWER_LAG, steady_end) stage, probe and answer full groups */
+    const size_t steady_end = full > AVX512_AHEAD_GROUPS ? full - AVX512_AHEAD_GROUPS : 0;
+    const size_t steady_begin = AVX512_ANSWER_LAG < steady_end ? AVX512_ANSWER_LAG : steady_end;
+    const size_t end = p.groups + (answers ? AVX512_ANSWER_LAG : 0);
 
-    for (size_t i = 0; i < groups && i < AVX512_AHEAD_GROUPS; i++) {
+    for (size_t i = 0; i < p.groups && i < AVX512_AHEAD_GROUPS; i++) {
         avx512_stage(&ctx, src + i * AVX512_LANES, n - i * AVX512_LANES, &ring[i % AVX512_RING], hashed, op);
         if (ctx.far && i >= AVX512_PREFETCH_LAG)
             avx512_prefetch(&ctx, &ring[(i - AVX512_PREFETCH_LAG) % AVX512_RING], 0);
     }
-    for (size_t i = 0; i < groups + (answers ? AVX512_ANSWER_LAG : 0); i++) {
-        if (i < groups) {
-            size_t ahead = i + AVX512_AHEAD_GROUPS;
-            if (ahead < groups)
-                avx512_stage(&ctx, src + ahead * AVX512_LANES, n - ahead * AVX512_LANES,
-                             &ring[ahead % AVX512_RING], hashed, op);
-            if (ctx.far && ahead - AVX512_PREFETCH_LAG < groups)
-                avx512_prefetch(&ctx, &ring[(ahead - AVX512_PREFETCH_LAG) % AVX512_RING], 0);
-            if (ctx.near && i + AVX512_NEAR_GROUPS < groups)
-                avx512_prefetch(&ctx, &ring[(i + AVX512_NEAR_GROUPS) % AVX512_RING], 1);
-            avx512_slot *slot = &ring[i % AVX512_RING];
-            size_t count = n - i * AVX512_LANES < AVX512_LANES ? n - i * AVX512_LANES : AVX512_LANES;
-            if (op == AVX512_TOUCH) {
-                for (unsigned j = 0; j < count; j++) touched += *(const uint64_t *)(ctx.base + slot->offset[j]);
-                continue;
-            }
-            avx512_probe(&ctx, slot, count, op, concurrent);
-        }
-        if (!answers || i < AVX512_ANSWER_LAG) continue;
-        size_t done = i - AVX512_ANSWER_LAG;
-        size_t first = done * AVX512_LANES;
-        size_t count = n - first < AVX512_LANES ? n - first : AVX512_LANES;
-        unsigned mask = avx512_answers(&ring[done % AVX512_RING], count, op);
-        total += avx512_put(mask, first, count, n, total, out, form);
-    }
-    return op == AVX512_TOUCH ? (size_t)touched : total;
+    size_t i = 0;
+    for (; i < steady_begin; i++) avx512_iteration(&ctx, &p, i, 0, hashed, op, form, concurrent);
+    for (; i < steady_end; i++) avx512_iteration(&ctx, &p, i, 1, hashed, op, form, concurrent);
+    for (; i < end; i++) avx512_iteration(&ctx, &p, i, 0, hashed, op, form, concurrent);
+    return op == AVX512_TOUCH ? (size_t)p.touched : p.total;
 }
 
 /* ---- entries ----------------------------------------------------------- */
