@@ -4,32 +4,29 @@
  * One 64-byte block is one zmm register of 16 32-bit words, so a key's probe
  * is one 512-bit test (lookup) or OR (insert) against a per-key mask vector:
  *
- *     prod  = lo * SALT[w]                 vpmulld, lo broadcast from memory
- *     bits  = 1 << (prod >> 27)            vprold 5, then vpermi2d from a
- *                                          32-entry table of powers of two,
- *                                          zero-masked by the key's words
- *     words = SELECT_k[lo >> 26]           kmovw from the group's staging
+ *     words = SELECT_k[lo >> 26]       kmovw, from the group's ring slot
+ *     prod  = lo * SALT[w]             vpmulld, lo broadcast from the slot
+ *     bits  = 1 << (prod >> 27)        vprold 5, then vpermi2d from a table
+ *                                      of the 32 powers of two, zero-masked
+ *                                      by `words`
  *
- * Design notes and the measurements behind them: docs/kernels/avx512.md.
+ * Keys go in groups of 8 (one zmm of hashes). Staging a group hashes it,
+ * computes its 8 block offsets and looks up its 8 word masks in the 64-entry
+ * selection table of this k held in two registers (one vpermi2w, no table
+ * load), and stores the three vectors in a ring; the group is probed
+ * AVX512_AHEAD_GROUPS iterations later, when every per-key operand is a load
+ * from a slot whose store has long left the store buffer (a load of part of
+ * a fresh 512-bit store is not forwarded and waits). Each probe leaves the
+ * key's "found" mask in the slot; two iterations later one compare per group
+ * turns them into 8 answers: an 8-bit mask that is the bitmap byte itself,
+ * that pdep spreads into 8 answer bytes, and under which vpcompressd packs
+ * lane indices into the selection vector.
  *
- * Pipeline (every batch entry): keys are handled in groups of 8 (one zmm of
- * 64-bit hashes). Staging a group hashes it (XXH3's 4..8-byte path: rotates,
- * xors and two vpmullq), computes its 8 block addresses (vpmuludq), looks up
- * its 8 word masks in the 64-entry selection table held in two registers
- * (one vpermi2w; no table load), stores those three vectors in a small ring
- * and prefetches the 8 blocks into L2. Probing happens AVX512_AHEAD_GROUPS
- * groups later, when the blocks have arrived: every per-key operand (lo for
- * the broadcast, the block address, the word mask) is then a plain load from
- * the ring, which costs no vector ALU work; on filters larger than L2 the
- * next group's blocks are moved on into L1 first.
+ * Insert-and-report-new is the insert pipeline plus the found masks, in key
+ * order: each key's read of its block sees the previous key's store.
  *
- * Answers: a group's 8 hits are an 8-bit mask built in a general register
- * (ktestw + adc per key); it is the bitmap byte itself, pdep spreads it to 8
- * answer bytes, and vpcompressd of the lane indices under it writes the
- * selection vector.
- *
- * Insert-and-report-new runs the insert pipeline with one more test per key,
- * in key order: each key's read of its block sees the previous key's store.
+ * Why each piece is the way it is, and what was measured and rejected:
+ * docs/kernels/avx512.md.
  *
  * Concurrent filters (g->concurrent):
  *   - inserts OR only the bits still missing, with one `lock or` per 64-bit
@@ -56,9 +53,9 @@
 /* Keys per zmm of hashes: one group. */
 #define AVX512_LANES 8u
 
-/* Prefetch distance in groups of 8 keys (prefetcht1, into L2). Far enough to
- * hide DRAM latency at 10^8 keys, short enough that the lines are still in
- * L2 when probed; measured in docs/kernels/avx512.md. */
+/* Prefetch distance in groups of 8 keys (prefetcht1, into L2: L2 has more
+ * miss buffers than L1). 64 keys hides DRAM latency at 10^8 keys; from 32
+ * to 256 keys it hardly mattered (docs/kernels/avx512.md). */
 #ifndef AVX512_AHEAD_GROUPS
 #define AVX512_AHEAD_GROUPS 8u
 #endif
@@ -78,7 +75,7 @@
 #define AVX512_NEAR_MIN_BYTES (UINT64_C(2) << 20)
 #endif
 /* Filters smaller than this are not prefetched at all: out-of-order
- * execution hides an L2 hit, and the prefetch only costs. */
+ * execution hides an L2 hit, and 16 instructions per group only cost. */
 #ifndef AVX512_FAR_MIN_BYTES
 #define AVX512_FAR_MIN_BYTES (UINT64_C(1) << 20)
 #endif

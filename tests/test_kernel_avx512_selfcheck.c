@@ -5,7 +5,11 @@
  * every batch size that exercises a vector tail or the prefetch ring edge,
  * byte-misaligned inputs and outputs, k 1..16, 1 block to > 2^20 blocks and
  * the 2^31..2^32-block range (where the block index leaves 32-bit lanes),
- * with and without the concurrent flag, and under real concurrent inserts.
+ * with and without the concurrent flag, and under real concurrent inserts
+ * and inserts-and-report-new. (tests/test_kernel_entries.c checks the hit
+ * forms and insert-and-report-new of every kernel at every batch size; the
+ * cases here are the ones only this kernel's pipeline has: the 2^32-block
+ * index and the ring's prefetch paths under threads.)
  *
  * It calls both entries directly, so it does the same work whatever
  * BLOOMSIMD_KERNEL says: it runs in the avx512 pass of the suite only (and
@@ -201,6 +205,19 @@ Test(avx512_selfcheck, block_index_up_to_2_pow_32_blocks)
         cr_assert(memcmp(out_s, out_v, n) == 0);
         cr_assert_geq(a, n / 2);
         for (size_t i = 0; i < n / 2; i++) cr_assert(out_s[i], "scalar misses an avx512 insert: wrong block");
+        /* every hit form and insert-and-report-new agree there too */
+        uint32_t *idx_s = malloc(n * 4), *idx_v = malloc(n * 4);
+        uint8_t *bm_s = calloc((n + 7) / 8, 1), *bm_v = calloc((n + 7) / 8, 1);
+        cr_assert_eq(simd->contains_hashes(&g, hashes, n, BLOOMSIMD_HITS_INDICES, idx_v), a);
+        cr_assert_eq(ref->contains_hashes(&g, hashes, n, BLOOMSIMD_HITS_INDICES, idx_s), a);
+        cr_assert(memcmp(idx_s, idx_v, a * 4) == 0, "indices, nblocks=%llu", (unsigned long long)counts[c]);
+        cr_assert_eq(simd->contains_hashes(&g, hashes, n, BLOOMSIMD_HITS_BITMAP, bm_v), a);
+        cr_assert_eq(ref->contains_hashes(&g, hashes, n, BLOOMSIMD_HITS_BITMAP, bm_s), a);
+        cr_assert(memcmp(bm_s, bm_v, (n + 7) / 8) == 0, "bitmap, nblocks=%llu", (unsigned long long)counts[c]);
+        size_t fresh = simd->add_new_hashes(&g, hashes, n, out_v);
+        for (size_t i = 0; i < n; i++) cr_assert_eq(out_v[i], !out_s[i], "add_new at key %zu: new iff it was absent", i);
+        cr_assert_eq(fresh, n - a);
+        free(idx_s), free(idx_v), free(bm_s), free(bm_v);
         /* the same with scalar inserts of the other half, read by avx512 */
         ref->add_hashes(&g, hashes + n / 2, n - n / 2);
         cr_assert_eq(simd->contains_hashes(&g, hashes, n, BLOOMSIMD_HITS_BYTES, NULL), n);
@@ -273,5 +290,57 @@ Test(avx512_selfcheck, concurrent_inserts_lose_no_bits)
     cr_assert(memcmp(gs.words, gv.words, 512 * 64) == 0, "concurrent inserts lost bits");
     free(keys);
     free(gv.words);
+    free(gs.words);
+}
+
+/* Two threads insert-and-report-new the same keys at once through the
+ * concurrent avx512 path (both in key order, different batch sizes, so
+ * they race on the same key and the same words all the time). The filter
+ * is large (4 MiB: the prefetch paths run) and sparse, so no key's bits
+ * are set by other keys: every key that is new in one in-order pass must
+ * be reported new by at least one thread (one that both missed was lost
+ * between a read and an atomic OR), no key present before the race may be
+ * reported new, and the bytes must equal one scalar pass. */
+typedef struct new_job {
+    bloomsimd_geometry *g;
+    const uint64_t *keys;
+    size_t n, chunk;
+    uint8_t *fresh;
+} new_job;
+
+static void *run_new_job(void *arg)
+{
+    new_job *j = arg;
+    for (size_t at = 0; at < j->n; at += j->chunk) {
+        size_t count = j->n - at < j->chunk ? j->n - at : j->chunk;
+        simd->add_new_u64(j->g, j->keys + at, count, j->fresh + at);
+    }
+    return NULL;
+}
+
+Test(avx512_selfcheck, concurrent_insert_and_report_new_loses_no_key)
+{
+    const uint64_t blocks = UINT64_C(1) << 16;
+    const size_t n = 50000, old = 5000;
+    uint64_t *keys = test_keys(n, 78);
+    bloomsimd_geometry gs = make_geometry(blocks, 6, 5, false);
+    ref->add_u64(&gs, keys, old); /* the first `old` keys are present before the race */
+    uint8_t *first = malloc(n), *f0 = malloc(n), *f1 = malloc(n);
+    ref->add_new_u64(&gs, keys, n, first); /* the in-order answers */
+    for (int round = 0; round < 4; round++) {
+        bloomsimd_geometry gr = make_geometry(blocks, 6, 5, true);
+        simd->add_u64(&gr, keys, old);
+        new_job jobs[2] = {{&gr, keys, n, 777, f0}, {&gr, keys, n, 1000 + round, f1}};
+        pthread_t t[2];
+        for (int i = 0; i < 2; i++) cr_assert_eq(pthread_create(&t[i], NULL, run_new_job, &jobs[i]), 0);
+        for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+        for (size_t i = 0; i < n; i++) {
+            if (first[i]) cr_assert(f0[i] || f1[i], "round %d: key %zu (new) reported new by neither thread", round, i);
+            else cr_assert(!f0[i] && !f1[i], "round %d: key %zu (present before) reported new", round, i);
+        }
+        cr_assert(memcmp(gs.words, gr.words, blocks * 64) == 0, "concurrent add_new: bytes differ from scalar");
+        free(gr.words);
+    }
+    free(keys), free(first), free(f0), free(f1);
     free(gs.words);
 }
