@@ -117,8 +117,9 @@ enum {
 typedef struct avx512_slot {
     uint64_t hash[AVX512_LANES];   /* lo = the low 32 bits of each */
     uint64_t offset[AVX512_LANES]; /* byte offset of each key's block */
-    uint64_t select[AVX512_LANES]; /* low 16 bits: SELECT_k[lo >> 26] */
-    uint64_t found[AVX512_LANES];  /* low 16 bits: the selected words that have their bit */
+    uint64_t select[AVX512_LANES]; /* low 16 bits: SELECT_k[lo >> 26] (lookups) */
+    uint64_t mask_at[AVX512_LANES]; /* 64 * (lo >> 26): the key's row of the word-mask table (inserts) */
+    uint64_t found[AVX512_LANES];  /* low 16 bits: the words whose bit is set */
 } avx512_slot;
 
 /* Per-call constants kept in registers. */
@@ -130,6 +131,7 @@ typedef struct avx512_ctx {
     __m512i pow2_lo, pow2_hi;     /* 1 << i, i = 0..31: the vpermi2d table */
     __m512i select_lo, select_hi; /* SELECT_k, 64 x 16 bits: the vpermi2w table */
     const char *base;             /* g->words */
+    const char *word_masks;       /* inserts: SELECT_k as 64 rows of 16 all-ones/zero words */
     bool far, near;               /* prefetch into L2 / also into L1 (by filter size) */
 } avx512_ctx;
 
@@ -164,6 +166,7 @@ AVX512_INLINE avx512_ctx avx512_context(const bloomsimd_geometry *g)
     c.select_lo = _mm512_loadu_si512((const void *)g->select);
     c.select_hi = _mm512_loadu_si512((const void *)(g->select + 32));
     c.base = (const char *)g->words;
+    c.word_masks = NULL;
     c.far = g->nblocks * 64u >= AVX512_FAR_MIN_BYTES;
     c.near = g->nblocks * 64u >= AVX512_NEAR_MIN_BYTES;
     return c;
@@ -211,12 +214,22 @@ AVX512_INLINE __m512i avx512_load_racy(const uint32_t *block)
     return v;
 }
 
-/* Key j's bit in each of its words, zero in the other words. */
-AVX512_INLINE __m512i avx512_key_bits(const avx512_ctx *c, const avx512_slot *slot, unsigned j, __mmask16 words)
+/* Key j's bit for each of the 16 words, before word selection: the probe
+ * tests all 16 and the answer keeps the selected ones (lookups), or the
+ * word-mask row drops the others in the same operation as the OR (inserts),
+ * so no key's word mask has to reach a mask register (kmovw from memory
+ * costs a port-5 uop, as vpermi2d and vptestmd do). */
+AVX512_INLINE __m512i avx512_key_bits(const avx512_ctx *c, const avx512_slot *slot, unsigned j)
 {
     const uint32_t *lo = (const uint32_t *)(const void *)&slot->hash[j]; /* little-endian: the low half */
     __m512i prod = _mm512_mullo_epi32(_mm512_set1_epi32((int)*lo), c->salts);
-    return _mm512_maskz_permutex2var_epi32(words, c->pow2_lo, _mm512_rol_epi32(prod, 5), c->pow2_hi);
+    return _mm512_permutex2var_epi32(c->pow2_lo, _mm512_rol_epi32(prod, 5), c->pow2_hi);
+}
+
+/* Key j's word-mask row (all-ones in its k words). */
+AVX512_INLINE __m512i avx512_key_words(const avx512_ctx *c, const avx512_slot *slot, unsigned j)
+{
+    return _mm512_load_si512((const void *)(c->word_masks + slot->mask_at[j]));
 }
 
 AVX512_INLINE uint32_t *avx512_block_of(const avx512_ctx *c, const avx512_slot *slot, unsigned j)
@@ -229,14 +242,13 @@ AVX512_INLINE void avx512_store_found(avx512_slot *slot, unsigned j, __mmask16 f
     _store_mask16((__mmask16 *)(void *)&slot->found[j], found);
 }
 
-/* Lookup of key j: which of its words have their bit, into slot->found. */
+/* Lookup of key j: which of the 16 words have its bit, into slot->found. */
 AVX512_INLINE void avx512_lookup_key(const avx512_ctx *c, avx512_slot *slot, unsigned j, const int concurrent)
 {
-    __mmask16 words = avx512_load_mask(&slot->select[j]);
-    __m512i bits = avx512_key_bits(c, slot, j, words);
+    __m512i bits = avx512_key_bits(c, slot, j);
     const uint32_t *block = avx512_block_of(c, slot, j);
     __m512i v = concurrent ? avx512_load_racy(block) : _mm512_load_si512((const void *)block);
-    avx512_store_found(slot, j, _mm512_mask_test_epi32_mask(words, bits, v));
+    avx512_store_found(slot, j, _mm512_test_epi32_mask(bits, v));
 }
 
 /* Concurrent OR of `bits` into a block read as `old`: one locked operation per
@@ -272,21 +284,22 @@ AVX512_INLINE unsigned avx512_or_atomic(uint32_t *block, __m512i old, __m512i bi
 
 /* OR key j into its block. With report (insert-and-report-new), slot->found
  * says which words already had their bit; a concurrent insert reports all
- * of them (not new) or none (new), as its atomic operations decided. */
+ * 16 (not new) or none (new), as its atomic operations decided. */
 AVX512_INLINE void avx512_insert_key(const avx512_ctx *c, avx512_slot *slot, unsigned j, const int concurrent,
                                      const int report)
 {
-    __mmask16 words = avx512_load_mask(&slot->select[j]);
-    __m512i bits = avx512_key_bits(c, slot, j, words);
+    __m512i bits = avx512_key_bits(c, slot, j);
     uint32_t *block = avx512_block_of(c, slot, j);
     if (concurrent) {
-        unsigned fresh = avx512_or_atomic(block, avx512_load_racy(block), bits, report);
-        if (report) avx512_store_found(slot, j, fresh ? 0 : words);
+        __m512i selected = _mm512_and_si512(bits, avx512_key_words(c, slot, j));
+        unsigned fresh = avx512_or_atomic(block, avx512_load_racy(block), selected, report);
+        if (report) avx512_store_found(slot, j, fresh ? 0 : 0xffff);
         return;
     }
     __m512i v = _mm512_load_si512((const void *)block);
-    if (report) avx512_store_found(slot, j, _mm512_mask_test_epi32_mask(words, bits, v));
-    _mm512_store_si512((void *)block, _mm512_or_si512(v, bits));
+    if (report) avx512_store_found(slot, j, _mm512_test_epi32_mask(bits, v));
+    /* 0xF8: v | (bits & words) */
+    _mm512_store_si512((void *)block, _mm512_ternarylogic_epi32(v, bits, avx512_key_words(c, slot, j), 0xF8));
 }
 
 /* Lanes [0, count) of a group starting at src. Masked loads never touch
@@ -309,8 +322,13 @@ AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t
     if (op == AVX512_TOUCH) return;
     _mm512_store_si512((void *)slot->hash, h);
     /* index = bits 26..31 of each lane (vpermi2w reads 6 index bits) */
-    _mm512_store_si512((void *)slot->select,
-                       _mm512_permutex2var_epi16(c->select_lo, _mm512_srli_epi64(h, 26), c->select_hi));
+    if (op == AVX512_LOOKUP || op == AVX512_ADD_NEW)
+        _mm512_store_si512((void *)slot->select,
+                           _mm512_permutex2var_epi16(c->select_lo, _mm512_srli_epi64(h, 26), c->select_hi));
+    /* 64 * index = bits 26..31 moved to 6..11 */
+    if (op == AVX512_INSERT || op == AVX512_ADD_NEW)
+        _mm512_store_si512((void *)slot->mask_at,
+                           _mm512_and_si512(_mm512_srli_epi64(h, 20), _mm512_set1_epi64(63 << 6)));
 }
 
 AVX512_INLINE void avx512_prefetch(const avx512_ctx *c, const avx512_slot *slot, const int near)
@@ -340,15 +358,15 @@ AVX512_INLINE void avx512_probe(const avx512_ctx *c, avx512_slot *slot, size_t c
     }
 }
 
-/* A probed group's answer mask (bit j = key j has every selected word;
- * for insert-and-report-new, 1 = new), `count` keys. */
+/* A probed group's answer mask (bit j = every selected word of key j has
+ * its bit; for insert-and-report-new, 1 = new), `count` keys. */
 AVX512_INLINE unsigned avx512_answers(const avx512_slot *slot, size_t count, const int op)
 {
-    __m512i differ = _mm512_ternarylogic_epi64(_mm512_load_si512((const void *)slot->found),
-                                               _mm512_load_si512((const void *)slot->select),
-                                               _mm512_set1_epi64(0xffff), 0x28); /* (a ^ b) & c */
-    __mmask8 same = _mm512_testn_epi64_mask(differ, differ);
-    unsigned mask = op == AVX512_ADD_NEW ? (unsigned)(__mmask8)~same : (unsigned)same;
+    __m512i lacking = _mm512_ternarylogic_epi64(_mm512_load_si512((const void *)slot->found),
+                                                _mm512_load_si512((const void *)slot->select),
+                                                _mm512_set1_epi64(0xffff), 0x08); /* ~a & b & c */
+    __mmask8 hit = _mm512_testn_epi64_mask(lacking, lacking);
+    unsigned mask = op == AVX512_ADD_NEW ? (unsigned)(__mmask8)~hit : (unsigned)hit;
     return mask & ((1u << count) - 1u);
 }
 
@@ -431,7 +449,15 @@ AVX512_INLINE size_t avx512_run(const bloomsimd_geometry *g, const uint64_t *src
                                 const int hashed, const int op, const int form, const int concurrent)
 {
     __attribute__((aligned(64))) avx512_slot ring[AVX512_RING];
-    const avx512_ctx ctx = avx512_context(g);
+    /* inserts: SELECT_k expanded to 64 rows of 16 words (4 KiB, ~64 cycles
+     * to build: vpmovm2d of each mask) */
+    __attribute__((aligned(64))) uint32_t word_masks[(op == AVX512_INSERT || op == AVX512_ADD_NEW) ? 64 * 16 : 1];
+    avx512_ctx ctx = avx512_context(g);
+    if (op == AVX512_INSERT || op == AVX512_ADD_NEW) {
+        for (unsigned e = 0; e < BLOOMSIMD_SELECT_ENTRIES; e++)
+            _mm512_store_si512((void *)(word_masks + 16 * e), _mm512_movm_epi32((__mmask16)g->select[e]));
+        ctx.word_masks = (const char *)word_masks;
+    }
     const int answers = op == AVX512_LOOKUP || op == AVX512_ADD_NEW;
     avx512_pass p = {ring, src, n, (n + AVX512_LANES - 1) / AVX512_LANES, out, 0, 0};
     const size_t full = n / AVX512_LANES;
