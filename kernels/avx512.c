@@ -2,25 +2,31 @@
  * avx512.c — the AVX-512 (F+BW+DQ+VL, BMI2) kernel.
  *
  * One 64-byte block is one zmm register of 16 32-bit words, so a key's probe
- * is one 512-bit test (lookup) or OR (insert) against a per-key mask vector:
+ * is one 512-bit test (lookup) or OR (insert) against a per-key vector:
  *
- *     words = SELECT_k[lo >> 26]       kmovw, from the group's ring slot
- *     prod  = lo * SALT[w]             vpmulld, lo broadcast from the slot
+ *     prod  = lo * SALT[w]             vpmulld, lo broadcast from the ring
  *     bits  = 1 << (prod >> 27)        vprold 5, then vpermi2d from a table
- *                                      of the 32 powers of two, zero-masked
- *                                      by `words`
+ *                                      of the 32 powers of two
+ *     words = SELECT_k[lo >> 26]       the key's k words
+ *
+ * bits is computed for all 16 words; the selection is applied where it is
+ * free: a lookup stores which of the 16 words have their bit (vptestmd, the
+ * mask stored as is) and the answer keeps the selected ones, 8 keys at a
+ * time; an insert ORs bits & words in one vpternlogd, words being the key's
+ * row of SELECT_k expanded to 16 all-ones/zero words (a 4 KiB table built
+ * per call). No key's word mask ever goes through a mask register.
  *
  * Keys go in groups of 8 (one zmm of hashes). Staging a group hashes it,
  * computes its 8 block offsets and looks up its 8 word masks in the 64-entry
  * selection table of this k held in two registers (one vpermi2w, no table
- * load), and stores the three vectors in a ring; the group is probed
+ * load), and stores those vectors in a ring; the group is probed
  * AVX512_AHEAD_GROUPS iterations later, when every per-key operand is a load
  * from a slot whose store has long left the store buffer (a load of part of
- * a fresh 512-bit store is not forwarded and waits). Each probe leaves the
- * key's "found" mask in the slot; two iterations later one compare per group
- * turns them into 8 answers: an 8-bit mask that is the bitmap byte itself,
- * that pdep spreads into 8 answer bytes, and under which vpcompressd packs
- * lane indices into the selection vector.
+ * a fresh 512-bit store is not forwarded and waits). Two iterations after
+ * its probe, one compare per group turns the stored masks into 8 answers:
+ * an 8-bit mask that is the bitmap byte itself, that pdep spreads into 8
+ * answer bytes, and under which vpcompressd packs lane indices into the
+ * selection vector.
  *
  * Insert-and-report-new is the insert pipeline plus the found masks, in key
  * order: each key's read of its block sees the previous key's store.
