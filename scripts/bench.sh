@@ -37,7 +37,7 @@ client() {
 }
 # client redis redis/bench/run.sh
 # client cli cli/bench/run.sh
-# client go bindings/go/bench/run.sh
+client go bindings/go/bench/run.sh
 # ---- end of clients ----------------------------------------------------------
 
 exit $status
