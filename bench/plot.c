@@ -1,10 +1,12 @@
 /*
  * plot.c — --plot DIR: PNG charts through gnuplot (Debian: gnuplot-nox).
  *   bench-ns-per-key.png  batched negative lookup ns/key vs filter size, one
- *                         line per kernel, plus the ceiling (log-log);
- *   bench-fpr.png         measured FPR vs bits/key for this layout and the
- *                         classic filter, against the layout model and the
- *                         classic formula (log y).
+ *                         line per kernel, plus the ceiling, the classic filter
+ *                         and the split-block peer (log-log);
+ *   bench-fpr.png         measured FPR vs bits/key for this layout, the
+ *                         classic filter and the split-block peer, against the
+ *                         layout model, the classic formula and the peer's
+ *                         model (log y).
  * The data files stay next to the PNGs, so the charts can be re-drawn.
  */
 #include <stdio.h>
@@ -23,7 +25,7 @@ static bool write_size_data(const char *path, const char *const *kernels, size_t
     if (!f) return false;
     fprintf(f, "# keys ceiling");
     for (size_t i = 0; i < nk; i++) fprintf(f, " %s", kernels[i]);
-    fprintf(f, " classic\n");
+    fprintf(f, " classic sbbf\n");
     for (size_t s = 0; s < nsizes; s++) {
         bench_result *c = bench_result_find("ceiling", "ceiling", "lookup0", sizes[s], 1);
         fprintf(f, "%llu %s", (unsigned long long)sizes[s], "");
@@ -36,6 +38,8 @@ static bool write_size_data(const char *path, const char *const *kernels, size_t
             fprintf(f, r ? " %.4f" : " NaN", r ? r->ns.median : 0);
         }
         bench_result *r = bench_result_find("reference", "classic", "lookup0", sizes[s], 1);
+        fprintf(f, r ? " %.4f" : " NaN", r ? r->ns.median : 0);
+        r = bench_result_find("reference", "sbbf", "lookup0", sizes[s], 1);
         fprintf(f, r ? " %.4f\n" : " NaN\n", r ? r->ns.median : 0);
     }
     return fclose(f) == 0;
@@ -45,16 +49,24 @@ static bool write_fpr_data(const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f) return false;
-    fprintf(f, "# bits_per_key measured model | classic_bits_per_key classic_measured classic_formula\n");
+    fprintf(f, "# bits_per_key measured model | classic_bits_per_key classic_measured classic_formula"
+               " | sbbf_bits_per_key sbbf_measured sbbf_model\n");
     for (size_t i = 0; i < bench_result_count(); i++) {
         bench_result *r = bench_result_get(i);
         if (strcmp(r->section, "fpr-sweep") != 0 || strcmp(r->impl, "bloomsimd") != 0 || strcmp(r->op, "measured") != 0)
             continue;
         bench_result *model = bench_result_get(i + 1);
         bench_result *cm = bench_result_get(i + 2), *cf = bench_result_get(i + 3);
+        bench_result *pm = bench_result_get(i + 4), *pf = bench_result_get(i + 5);
         bool classic = cm && cf && strcmp(cm->impl, "classic") == 0 && strcmp(cf->impl, "classic") == 0;
-        fprintf(f, "%.4f %.6g %.6g %.4f %.6g %.6g\n", r->x, r->value, model ? model->value : 0,
+        bool peer = pm && pf && strcmp(pm->section, "fpr-sweep") == 0 && strcmp(pm->impl, "sbbf") == 0 &&
+                    strcmp(pf->impl, "sbbf") == 0;
+        fprintf(f, "%.4f %.6g %.6g %.4f %.6g %.6g", r->x, r->value, model ? model->value : 0,
                 classic ? cm->x : r->x, classic ? cm->value : 0, classic ? cf->value : 0);
+        if (peer)
+            fprintf(f, " %.4f %.6g %.6g\n", pm->x, pm->value, pf->value);
+        else
+            fprintf(f, " NaN NaN NaN\n");
     }
     return fclose(f) == 0;
 }
@@ -87,7 +99,8 @@ bool bench_plot(const bench_options *o, const char *const *kernels, size_t nk, c
     fprintf(g, "plot '%s' using 1:2 with linespoints lw 3 dt 2 title 'ceiling (1 line/key)'", data1);
     for (size_t i = 0; i < nk; i++)
         fprintf(g, ", '' using 1:%zu with linespoints lw 2 title '%s'", i + 3, kernels[i]);
-    fprintf(g, ", '' using 1:%zu with linespoints lw 2 dt 3 title 'classic Bloom'\n", nk + 3);
+    fprintf(g, ", '' using 1:%zu with linespoints lw 2 dt 3 title 'classic Bloom'", nk + 3);
+    fprintf(g, ", '' using 1:%zu with linespoints lw 3 dt 4 title 'split-block peer (AVX2, same FPR)'\n", nk + 4);
     fprintf(g, "set output '%s/bench-fpr.png'\n", o->plot_dir);
     fprintf(g, "set title 'false-positive rate vs bits/key'\n");
     fprintf(g, "unset logscale\nset logscale y 10\nset key inside top right\nset format y '%%g'\nset format x '%%g'\n");
@@ -95,7 +108,9 @@ bool bench_plot(const bench_options *o, const char *const *kernels, size_t nk, c
     fprintf(g, "plot '%s' using 1:2 with points pt 7 ps 1.2 title 'bloomsimd measured', "
                "'' using 1:3 with lines lw 2 title 'bloomsimd layout model', "
                "'' using 4:5 with points pt 5 ps 1.0 title 'classic measured', "
-               "'' using 4:6 with lines lw 2 dt 2 title 'classic formula (1-e^{-k/c})^k'\n",
+               "'' using 4:6 with lines lw 2 dt 2 title 'classic formula (1-e^{-k/c})^k', "
+               "'' using 7:8 with points pt 9 ps 1.0 title 'split-block peer measured', "
+               "'' using 7:9 with lines lw 2 dt 4 title 'split-block peer model'\n",
             data2);
     fclose(g);
     snprintf(cmd, sizeof cmd, "gnuplot '%s'", script);

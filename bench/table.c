@@ -278,8 +278,8 @@ void bench_print_fpr(const bench_options *o)
 {
     (void)o;
     printf("\n== false-positive rate (absent keys, after inserting all keys) ==\n");
-    printf("%-10s %8s %3s %10s %10s %10s   %8s %10s %10s   %10s\n", "keys", "bits/key", "k", "target", "model",
-           "measured", "classic k", "formula", "measured", "libbloom");
+    printf("%-10s %8s %3s %10s %10s %10s   %8s %10s %10s   %10s   %8s %10s %10s\n", "keys", "bits/key", "k", "target",
+           "model", "measured", "classic k", "formula", "measured", "libbloom", "sbbf b/k", "sbbf model", "measured");
     for (size_t i = 0; i < bench_result_count(); i++) {
         bench_result *r = bench_result_get(i);
         if (strcmp(r->section, "fpr") != 0 || strcmp(r->impl, "bloomsimd") != 0 || strcmp(r->op, "measured") != 0)
@@ -295,8 +295,17 @@ void bench_print_fpr(const bench_options *o)
         if (c) snprintf(cm, sizeof cm, "%.4f%%", 100 * c->value), sscanf(c->note, "k=%7s", ck);
         if (f) snprintf(cf, sizeof cf, "%.4f%%", 100 * f->value);
         if (l) snprintf(lb, sizeof lb, "%.4f%%", 100 * l->value);
-        printf("%-10s %8.2f %3u %9.4f%% %9.4f%% %9.4f%%   %8s %10s %10s   %10s\n", keys, bpk, k, 100 * target,
-               100 * model, 100 * r->value, ck, cf, cm, lb);
+        char pb[16] = "-", pmod[16] = "-", pmeas[16] = "-";
+        bench_result *p = bench_result_find("fpr", "sbbf", "measured", r->keys, 1);
+        if (p) {
+            double ptarget = 0, pmodel = 0;
+            sscanf(p->note, "bits/key=%*f target=%lf model=%lf", &ptarget, &pmodel);
+            snprintf(pb, sizeof pb, "%.2f", p->x);
+            snprintf(pmod, sizeof pmod, "%.4f%%", 100 * pmodel);
+            snprintf(pmeas, sizeof pmeas, "%.4f%%", 100 * p->value);
+        }
+        printf("%-10s %8.2f %3u %9.4f%% %9.4f%% %9.4f%%   %8s %10s %10s   %10s   %8s %10s %10s\n", keys, bpk, k,
+               100 * target, 100 * model, 100 * r->value, ck, cf, cm, lb, pb, pmod, pmeas);
     }
     bool sweep = false;
     for (size_t i = 0; i < bench_result_count(); i++) {
@@ -305,21 +314,25 @@ void bench_print_fpr(const bench_options *o)
             continue;
         if (!sweep) {
             printf("\nFPR vs bits/key (2^20 keys, 2^22 absent queries per point)\n");
-            printf("%8s %3s %10s %10s   %9s %10s %10s\n", "bits/key", "k", "model", "measured", "classic k",
-                   "formula", "measured");
+            printf("%8s %3s %10s %10s   %9s %10s %10s   %9s %10s %10s\n", "bits/key", "k", "model", "measured",
+                   "classic k", "formula", "measured", "sbbf b/k", "model", "measured");
             sweep = true;
         }
         bench_result *model = bench_result_get(i + 1);
-        bench_result *cm = NULL, *cf = NULL;
-        for (size_t j = i + 2; j < i + 4 && j < bench_result_count(); j++) {
+        bench_result *cm = NULL, *cf = NULL, *pm = NULL, *pmodel = NULL;
+        for (size_t j = i + 2; j < i + 6 && j < bench_result_count(); j++) {
             bench_result *c = bench_result_get(j);
+            if (strcmp(c->section, "fpr-sweep") != 0) break;
             if (strcmp(c->impl, "classic") == 0 && strcmp(c->op, "measured") == 0) cm = c;
             if (strcmp(c->impl, "classic") == 0 && strcmp(c->op, "formula") == 0) cf = c;
+            if (strcmp(c->impl, "sbbf") == 0 && strcmp(c->op, "measured") == 0) pm = c;
+            if (strcmp(c->impl, "sbbf") == 0 && strcmp(c->op, "model") == 0) pmodel = c;
         }
         unsigned k = 0, ck = 0;
         sscanf(r->note, "k=%u", &k);
         if (cm) sscanf(cm->note, "k=%u", &ck);
-        printf("%8.2f %3u %9.4f%% %9.4f%%   %9u %9.4f%% %9.4f%%\n", r->x, k, 100 * model->value, 100 * r->value, ck,
-               cf ? 100 * cf->value : NAN, cm ? 100 * cm->value : NAN);
+        printf("%8.2f %3u %9.4f%% %9.4f%%   %9u %9.4f%% %9.4f%%   %9.2f %9.4f%% %9.4f%%\n", r->x, k,
+               100 * model->value, 100 * r->value, ck, cf ? 100 * cf->value : NAN, cm ? 100 * cm->value : NAN,
+               pm ? pm->x : NAN, pmodel ? 100 * pmodel->value : NAN, pm ? 100 * pm->value : NAN);
     }
 }
