@@ -57,6 +57,12 @@ void bench_print_strings(uint64_t n, const char *const *kernels, size_t nk);
  * width (0 = mixed 8..64 bytes); 0 when not measured */
 double bench_string_ratio(const char *kernel, unsigned width, const char *a, const char *b, uint64_t n);
 
+/* layered_rows.c: scalable and window filters at the largest size (issue 10) */
+void bench_layered_rows(const bench_options *o, const bench_workload *w);
+void bench_print_layered(const bench_options *o);
+/* scalable / fixed: look0% time ratio, bits/key ratio, measured FPR; false if not run */
+bool bench_layered_figures(uint64_t *n, double *target, double *lookup_ratio, double *bits_ratio, double *fpr);
+
 /* threads.c */
 void bench_thread_rows(const bench_options *o, const bench_machine *m, const char *kernel, bloomsimd_filter *filled,
                        const bench_workload *w);
