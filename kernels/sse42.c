@@ -4,7 +4,12 @@
  * A block is four xmm registers (4 x 4 words). Per key, the 16 bit positions
  * come from four pmulld of lo by the salts, the bit index b = x >> 27 is
  * turned into 1u << b without a variable shift (see sse42_pow2_masked), and
- * the k-of-16 word selection is folded into that conversion.
+ * the k-of-16 word selection is folded into that conversion: a batch
+ * expands its k's 64-entry selection table once into the conversion's
+ * biases (4 KiB), so a key's selection costs four paddd memory operands.
+ * Every lookup form (bytes, bitmap, indices, count), insert and
+ * insert-and-report-new runs in the same pipeline; decisions and rejected
+ * variants with their measurements: docs/kernels/sse42.md.
  *
  * Hashing: XXH3's 64x64 multiplies are emulated with three pmuludq per
  * 64-bit lane (2 keys per register). It beats scalar, barely: hash_u64 of
@@ -135,12 +140,15 @@ static inline __m128i sse42_pow2_masked(__m128i x, __m128i bias)
     return _mm_cvttps_epi32(_mm_castsi128_ps(_mm_add_epi32(exponent, bias)));
 }
 
+#define SSE42_INLINE static inline __attribute__((always_inline))
+
 #define SSE42_ONE 0x3F800000u /* the bits of 1.0f */
 #define SSE42_BIAS(q)                                                                                                  \
     {((q) & 1u) ? SSE42_ONE : 0u, ((q) & 2u) ? SSE42_ONE : 0u, ((q) & 4u) ? SSE42_ONE : 0u, ((q) & 8u) ? SSE42_ONE : 0u}
 
 /* Row q: the bias of sse42_pow2_masked for words 4r..4r+3 when the nibble
- * (select >> 4r) & 15 is q. */
+ * (select >> 4r) & 15 is q. Single keys and small batches use it; larger
+ * batches expand their k's whole selection table instead (below). */
 static _Alignas(16) const uint32_t sse42_nibble_bias[16][4] = {
     SSE42_BIAS(0u),  SSE42_BIAS(1u),  SSE42_BIAS(2u),  SSE42_BIAS(3u),  SSE42_BIAS(4u),  SSE42_BIAS(5u),
     SSE42_BIAS(6u),  SSE42_BIAS(7u),  SSE42_BIAS(8u),  SSE42_BIAS(9u),  SSE42_BIAS(10u), SSE42_BIAS(11u),
@@ -153,20 +161,59 @@ typedef struct sse42_mask {
     __m128i q[4]; /* words 4r..4r+3 */
 } sse42_mask;
 
-/* subsets/nsubsets come from the caller's locals: read through g, they would
- * be reloaded per key (the out[] byte stores may alias *g). */
-static inline sse42_mask sse42_block_mask(const uint16_t *subsets, uint32_t nsubsets, uint64_t hash)
+/* The mask of one key from the four biases of its selection entry. */
+SSE42_INLINE sse42_mask sse42_mask_from(uint32_t lo, __m128i b0, __m128i b1, __m128i b2, __m128i b3)
 {
-    uint32_t lo = (uint32_t)hash;
-    unsigned select = subsets[((uint64_t)lo * nsubsets) >> 32];
+    const __m128i *salt = (const __m128i *)(const void *)sse42_salts;
     __m128i vlo = _mm_set1_epi32((int)lo);
     sse42_mask m;
-    for (unsigned r = 0; r < 4; r++) {
-        __m128i salt = _mm_load_si128((const __m128i *)(const void *)(sse42_salts + 4 * r));
-        __m128i bias = _mm_load_si128((const __m128i *)(const void *)sse42_nibble_bias[(select >> (4 * r)) & 15u]);
-        m.q[r] = sse42_pow2_masked(_mm_mullo_epi32(vlo, salt), bias);
-    }
+    m.q[0] = sse42_pow2_masked(_mm_mullo_epi32(vlo, _mm_load_si128(salt + 0)), b0);
+    m.q[1] = sse42_pow2_masked(_mm_mullo_epi32(vlo, _mm_load_si128(salt + 1)), b1);
+    m.q[2] = sse42_pow2_masked(_mm_mullo_epi32(vlo, _mm_load_si128(salt + 2)), b2);
+    m.q[3] = sse42_pow2_masked(_mm_mullo_epi32(vlo, _mm_load_si128(salt + 3)), b3);
     return m;
+}
+
+/* The mask of one key through the 16-bit selection and the nibble table. */
+SSE42_INLINE sse42_mask sse42_mask_of(const uint16_t *select, uint64_t hash)
+{
+    uint32_t lo = (uint32_t)hash;
+    unsigned s = select[lo >> BLOOMSIMD_SELECT_SHIFT];
+    const __m128i *nib = (const __m128i *)(const void *)sse42_nibble_bias;
+    return sse42_mask_from(lo, _mm_load_si128(nib + (s & 15u)), _mm_load_si128(nib + ((s >> 4) & 15u)),
+                           _mm_load_si128(nib + ((s >> 8) & 15u)), _mm_load_si128(nib + (s >> 12)));
+}
+
+/*
+ * A batch first expands the 64 selection masks of its k into their biases:
+ * row e holds the four bias registers of SELECT_k[e] (4 KiB, on the stack,
+ * built in ~1,100 instructions). A key's four biases are then four paddd
+ * memory operands at row lo >> 26, instead of a load of the mask and four
+ * nibble extractions (shift, and, scale) feeding loads of the nibble table.
+ * See docs/kernels/sse42.md for the measurements.
+ */
+typedef struct sse42_bias_table {
+    __m128i row[BLOOMSIMD_SELECT_ENTRIES][4];
+} sse42_bias_table;
+
+static void sse42_bias_table_build(const uint16_t *select, sse42_bias_table *t)
+{
+    const __m128i one = _mm_set1_epi32((int)SSE42_ONE);
+    __m128i lane[4];
+    for (unsigned r = 0; r < 4; r++)
+        lane[r] = _mm_setr_epi32((int)(1u << 4 * r), (int)(2u << 4 * r), (int)(4u << 4 * r), (int)(8u << 4 * r));
+    for (unsigned e = 0; e < BLOOMSIMD_SELECT_ENTRIES; e++) {
+        __m128i s = _mm_set1_epi32((int)select[e]);
+        for (unsigned r = 0; r < 4; r++)
+            t->row[e][r] = _mm_and_si128(_mm_cmpeq_epi32(_mm_and_si128(s, lane[r]), lane[r]), one);
+    }
+}
+
+SSE42_INLINE sse42_mask sse42_mask_row(const sse42_bias_table *t, uint64_t hash)
+{
+    uint32_t lo = (uint32_t)hash;
+    const __m128i *row = t->row[lo >> BLOOMSIMD_SELECT_SHIFT];
+    return sse42_mask_from(lo, row[0], row[1], row[2], row[3]);
 }
 
 /* ---- probe one block --------------------------------------------------------- */
@@ -174,7 +221,7 @@ static inline sse42_mask sse42_block_mask(const uint16_t *subsets, uint32_t nsub
 /* A concurrent filter's block read as 64-bit relaxed atomic loads (bits only
  * go 0 -> 1, so any mix of old and new words is an allowed answer, exactly
  * as bloomsimd_block_test's per-word atomic loads). */
-static inline __m128i sse42_load_relaxed(const uint32_t *words)
+SSE42_INLINE __m128i sse42_load_relaxed(const uint32_t *words)
 {
     const uint64_t *p = (const uint64_t *)(const void *)words;
     long long a = (long long)__atomic_load_n(p, __ATOMIC_RELAXED);
@@ -182,39 +229,131 @@ static inline __m128i sse42_load_relaxed(const uint32_t *words)
     return _mm_set_epi64x(b, a);
 }
 
-static inline int sse42_block_test(const uint32_t *block, sse42_mask m, bool concurrent)
+SSE42_INLINE __m128i sse42_load_words(const uint32_t *block, unsigned r, bool concurrent)
 {
-    __m128i missing = _mm_setzero_si128();
-    for (unsigned r = 0; r < 4; r++) {
-        __m128i w = concurrent ? sse42_load_relaxed(block + 4 * r)
-                               : _mm_load_si128((const __m128i *)(const void *)(block + 4 * r));
-        missing = _mm_or_si128(missing, _mm_andnot_si128(w, m.q[r]));
-    }
-    return _mm_testz_si128(missing, missing);
+    return concurrent ? sse42_load_relaxed(block + 4 * r) : _mm_load_si128((const __m128i *)(const void *)(block + 4 * r));
 }
 
-static inline void sse42_block_or(uint32_t *block, sse42_mask m, bool concurrent)
+/* The mask's bits that the block lacks, OR-ed over the four registers. */
+SSE42_INLINE __m128i sse42_missing(const uint32_t *block, const sse42_mask *m, bool concurrent)
+{
+    __m128i missing = _mm_andnot_si128(sse42_load_words(block, 0, concurrent), m->q[0]);
+    for (unsigned r = 1; r < 4; r++)
+        missing = _mm_or_si128(missing, _mm_andnot_si128(sse42_load_words(block, r, concurrent), m->q[r]));
+    return missing;
+}
+
+SSE42_INLINE uint8_t sse42_block_test(const uint32_t *block, const sse42_mask *m, bool concurrent)
+{
+    __m128i missing = sse42_missing(block, m, concurrent);
+    return (uint8_t)_mm_testz_si128(missing, missing);
+}
+
+/* One relaxed lock-or per non-zero 64-bit half-register (k of 16 words ->
+ * at most 8), the atomicity of bloomsimd_block_or. Rejected: skipping a
+ * lock-or whose bits a relaxed load shows already set; at 10^8 keys it
+ * measured 52 ns/key vs 40 without (the load waits behind the previous
+ * locked op, so it only lengthens the serial chain). */
+SSE42_INLINE void sse42_block_or_atomic(uint32_t *block, const sse42_mask *m)
+{
+    uint64_t *block64 = (uint64_t *)(void *)block;
+    for (unsigned r = 0; r < 4; r++) {
+        uint64_t m0 = (uint64_t)_mm_cvtsi128_si64(m->q[r]);
+        uint64_t m1 = (uint64_t)_mm_extract_epi64(m->q[r], 1);
+        if (m0) __atomic_fetch_or(&block64[2 * r], m0, __ATOMIC_RELAXED);
+        if (m1) __atomic_fetch_or(&block64[2 * r + 1], m1, __ATOMIC_RELAXED);
+    }
+}
+
+SSE42_INLINE void sse42_block_or(uint32_t *block, const sse42_mask *m, bool concurrent)
 {
     if (concurrent) {
-        /* Same atomicity as bloomsimd_block_or: one relaxed lock-or per
-         * non-zero 64-bit half-register (k of 16 words -> at most 8).
-         * Rejected: first checking with a relaxed load whether the bits are
-         * already set and skipping that lock-or; at 10^8 keys it measured
-         * 52 ns/key vs 40 without (the load waits behind the previous
-         * locked op, so it only lengthens the serial chain). */
-        uint64_t *block64 = (uint64_t *)(void *)block;
-        for (unsigned r = 0; r < 4; r++) {
-            uint64_t m0 = (uint64_t)_mm_cvtsi128_si64(m.q[r]);
-            uint64_t m1 = (uint64_t)_mm_extract_epi64(m.q[r], 1);
-            if (m0) __atomic_fetch_or(&block64[2 * r], m0, __ATOMIC_RELAXED);
-            if (m1) __atomic_fetch_or(&block64[2 * r + 1], m1, __ATOMIC_RELAXED);
-        }
+        sse42_block_or_atomic(block, m);
         return;
     }
     for (unsigned r = 0; r < 4; r++) {
         __m128i *p = (__m128i *)(void *)(block + 4 * r);
-        _mm_store_si128(p, _mm_or_si128(_mm_load_si128(p), m.q[r]));
+        _mm_store_si128(p, _mm_or_si128(_mm_load_si128(p), m->q[r]));
     }
+}
+
+/*
+ * OR the mask in and report whether a bit was missing before
+ * (bloomsimd_block_or_report). Plain filters: new = the OR over the block
+ * of (w | m) ^ w, which costs one pxor and one por per register over an
+ * insert. Concurrent filters: the block is read with relaxed loads; a key
+ * whose bits are all there is old without a locked op (the common case for
+ * dedup streams); otherwise each 64-bit word still lacking a bit gets a
+ * lock-or, and the key is new if any of those found a bit missing in the
+ * value it replaced, so of two threads racing on one new key at least one
+ * reports it.
+ */
+SSE42_INLINE uint8_t sse42_block_or_report(uint32_t *block, const sse42_mask *m, bool concurrent)
+{
+    if (concurrent) {
+        __m128i missing[4];
+        __m128i any = _mm_setzero_si128();
+        for (unsigned r = 0; r < 4; r++) {
+            missing[r] = _mm_andnot_si128(sse42_load_relaxed(block + 4 * r), m->q[r]);
+            any = _mm_or_si128(any, missing[r]);
+        }
+        if (_mm_testz_si128(any, any)) return 0;
+        uint64_t *block64 = (uint64_t *)(void *)block;
+        uint8_t fresh = 0;
+        for (unsigned r = 0; r < 4; r++) {
+            uint64_t lack[2] = {(uint64_t)_mm_cvtsi128_si64(missing[r]), (uint64_t)_mm_extract_epi64(missing[r], 1)};
+            uint64_t bits[2] = {(uint64_t)_mm_cvtsi128_si64(m->q[r]), (uint64_t)_mm_extract_epi64(m->q[r], 1)};
+            for (unsigned h = 0; h < 2; h++) {
+                if (!lack[h]) continue;
+                uint64_t old = __atomic_fetch_or(&block64[2 * r + h], bits[h], __ATOMIC_RELAXED);
+                fresh |= (old & bits[h]) != bits[h];
+            }
+        }
+        return fresh;
+    }
+    __m128i changed = _mm_setzero_si128();
+    for (unsigned r = 0; r < 4; r++) {
+        __m128i *p = (__m128i *)(void *)(block + 4 * r);
+        __m128i w = _mm_load_si128(p);
+        __m128i u = _mm_or_si128(w, m->q[r]);
+        /* Opaque to the optimiser: otherwise gcc rewrites u ^ w as
+         * m & ~w, which needs a register copy of w per word group
+         * (20 instead of 16 instructions per key). */
+        __asm__("" : "+x"(u));
+        _mm_store_si128(p, u);
+        changed = _mm_or_si128(changed, _mm_xor_si128(u, w));
+    }
+    return (uint8_t)!_mm_testz_si128(changed, changed);
+}
+
+/* ---- what a batch does per key, and where its answers go ----------------------- */
+
+typedef enum sse42_op { SSE42_LOOKUP, SSE42_INSERT, SSE42_ADD_NEW } sse42_op;
+
+/* The hit forms of kernel.h, plus "count only" (out == NULL). */
+enum { SSE42_TO_BYTES = BLOOMSIMD_HITS_BYTES, SSE42_TO_BITMAP = BLOOMSIMD_HITS_BITMAP,
+       SSE42_TO_INDICES = BLOOMSIMD_HITS_INDICES, SSE42_TO_COUNT = 3 };
+
+/* Probe one key: insert it, or look it up / insert it and report it new
+ * (returns the answer; 0 for a plain insert). */
+SSE42_INLINE uint8_t sse42_key(uint32_t *block, const sse42_mask *m, sse42_op op, bool concurrent)
+{
+    if (op == SSE42_INSERT) {
+        sse42_block_or(block, m, concurrent);
+        return 0;
+    }
+    return op == SSE42_LOOKUP ? sse42_block_test(block, m, concurrent) : sse42_block_or_report(block, m, concurrent);
+}
+
+/* Records answer `hit` of key i in byte or index form (bitmaps are
+ * gathered by the callers) and counts it. */
+SSE42_INLINE void sse42_answer(int to, void *out, size_t i, uint8_t hit, size_t *hits)
+{
+    if (to == SSE42_TO_BYTES)
+        ((uint8_t *)out)[i] = hit;
+    else if (to == SSE42_TO_INDICES)
+        ((uint32_t *)out)[*hits] = (uint32_t)i; /* overwritten by the next hit if this is a miss */
+    *hits += hit;
 }
 
 /* ---- the pipeline -------------------------------------------------------------- */
@@ -226,15 +365,15 @@ typedef struct sse42_ring {
 
 /* Block indices of both lanes: ((h >> 32) * nblocks) >> 32 with one pmuludq.
  * nblocks = 2^32 does not fit the 32-bit operand; then the index is h >> 32. */
-static inline __m128i sse42_block_index(__m128i h, __m128i nblocks, bool full_range)
+SSE42_INLINE __m128i sse42_block_index(__m128i h, __m128i nblocks, bool full_range)
 {
     __m128i hi = _mm_srli_epi64(h, 32);
     return full_range ? hi : _mm_srli_epi64(_mm_mul_epu32(hi, nblocks), 32);
 }
 
-static inline void sse42_prefetch(const uint32_t *block, bool insert)
+SSE42_INLINE void sse42_prefetch(const uint32_t *block, bool for_write)
 {
-    if (insert)
+    if (for_write)
         __builtin_prefetch(block, 1, 3);
     else
         __builtin_prefetch(block, 0, 3);
@@ -242,8 +381,8 @@ static inline void sse42_prefetch(const uint32_t *block, bool insert)
 
 /* Hash (unless prehashed) keys [from, end), record hash and block in the
  * ring, prefetch the blocks. from is even (a multiple of SSE42_GROUP). */
-static inline void sse42_stage(const bloomsimd_geometry *g, const uint64_t *src, size_t from, size_t end,
-                               sse42_ring *ring, bool prehashed, bool insert)
+SSE42_INLINE void sse42_stage(const bloomsimd_geometry *g, const uint64_t *src, size_t from, size_t end,
+                              sse42_ring *ring, bool prehashed, bool for_write)
 {
     const __m128i flip = _mm_set1_epi64x((long long)g->hash_bitflip);
     const __m128i nblocks = _mm_set1_epi64x((long long)(g->nblocks & 0xffffffffu));
@@ -259,8 +398,8 @@ static inline void sse42_stage(const bloomsimd_geometry *g, const uint64_t *src,
         const uint32_t *b1 = bloomsimd_block_ptr(g, (uint64_t)_mm_extract_epi64(blk, 1));
         ring->block[slot] = b0;
         ring->block[slot + 1] = b1;
-        sse42_prefetch(b0, insert);
-        sse42_prefetch(b1, insert);
+        sse42_prefetch(b0, for_write);
+        sse42_prefetch(b1, for_write);
     }
     if (i < end) {
         uint64_t v;
@@ -269,69 +408,223 @@ static inline void sse42_stage(const bloomsimd_geometry *g, const uint64_t *src,
         size_t slot = i & (SSE42_RING - 1u);
         ring->hash[slot] = h;
         ring->block[slot] = bloomsimd_block_ptr(g, bloomsimd_block_index(h, g->nblocks));
-        sse42_prefetch(ring->block[slot], insert);
+        sse42_prefetch(ring->block[slot], for_write);
     }
 }
 
-/* Every batch entry point: stage SSE42_AHEAD keys, then per group stage the
- * group SSE42_AHEAD keys ahead and probe the current one. The ring holds the
- * live window [base, base + AHEAD + GROUP) <= SSE42_RING entries. */
-static inline size_t sse42_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out,
-                               bool prehashed, bool insert, bool concurrent)
+/* Probe the `count` staged keys [base, base + count); base is a multiple of
+ * SSE42_GROUP = 8, so a group fills exactly one bitmap byte. A bitmap
+ * lookup walks its group backwards, so that the byte builds up as
+ * bits = 2 * bits + hit (one lea) instead of a variable shift per key;
+ * lookups do not depend on their order, inserts keep it. With `full`
+ * (count == SSE42_GROUP) the loop is unrolled: no per-key loop test or
+ * index arithmetic (-4 instructions per key). */
+SSE42_INLINE size_t sse42_group(const sse42_ring *ring, const sse42_bias_table *t, size_t base, size_t count,
+                                bool full, sse42_op op, int to, bool concurrent, void *out, size_t hits)
 {
-    sse42_ring ring;
-    const uint16_t *subsets = g->select;
-    const uint32_t nsubsets = BLOOMSIMD_SELECT_ENTRIES;
-    size_t hits = 0;
-    for (size_t s = 0; s < n && s < SSE42_AHEAD; s += SSE42_GROUP)
-        sse42_stage(g, src, s, s + SSE42_GROUP < n ? s + SSE42_GROUP : n, &ring, prehashed, insert);
-    for (size_t base = 0; base < n; base += SSE42_GROUP) {
-        size_t next = base + SSE42_AHEAD;
-        if (next < n) sse42_stage(g, src, next, next + SSE42_GROUP < n ? next + SSE42_GROUP : n, &ring, prehashed, insert);
-        size_t end = base + SSE42_GROUP < n ? base + SSE42_GROUP : n;
-        for (size_t i = base; i < end; i++) {
-            size_t slot = i & (SSE42_RING - 1u);
-            sse42_mask m = sse42_block_mask(subsets, nsubsets, ring.hash[slot]);
-            if (insert) {
-                sse42_block_or((uint32_t *)(uintptr_t)ring.block[slot], m, concurrent);
-            } else {
-                int hit = sse42_block_test(ring.block[slot], m, concurrent);
-                if (out) out[i] = (uint8_t)hit;
-                hits += (size_t)hit;
+    size_t slot = base & (SSE42_RING - 1u);
+#define SSE42_PROBE(j)                                                                                                     sse42_mask m = sse42_mask_row(t, ring->hash[slot + (j)]);                                                              uint8_t hit = sse42_key((uint32_t *)(uintptr_t)ring->block[slot + (j)], &m, op, concurrent)
+    if (to == SSE42_TO_BITMAP) {
+        unsigned bits = 0;
+        if (full) {
+#pragma GCC unroll 8
+            for (size_t j = SSE42_GROUP; j-- > 0;) {
+                SSE42_PROBE(j);
+                bits = 2 * bits + hit;
+                hits += hit;
             }
+        } else {
+            for (size_t j = count; j-- > 0;) {
+                SSE42_PROBE(j);
+                bits = 2 * bits + hit;
+                hits += hit;
+            }
+        }
+        ((uint8_t *)out)[base / 8] = (uint8_t)bits;
+        return hits;
+    }
+    if (full) {
+#pragma GCC unroll 8
+        for (size_t j = 0; j < SSE42_GROUP; j++) {
+            SSE42_PROBE(j);
+            if (op != SSE42_INSERT) sse42_answer(to, out, base + j, hit, &hits);
+        }
+    } else {
+        for (size_t j = 0; j < count; j++) {
+            SSE42_PROBE(j);
+            if (op != SSE42_INSERT) sse42_answer(to, out, base + j, hit, &hits);
+        }
+    }
+#undef SSE42_PROBE
+    return hits;
+}
+
+/* Stages the first SSE42_AHEAD keys of a batch (out of line: once per call). */
+static __attribute__((noinline)) void sse42_fill(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
+                                                 sse42_ring *ring, bool prehashed, bool for_write)
+{
+    for (size_t s = 0; s < n && s < SSE42_AHEAD; s += SSE42_GROUP)
+        sse42_stage(g, src, s, s + SSE42_GROUP < n ? s + SSE42_GROUP : n, ring, prehashed, for_write);
+}
+
+/* The last groups of a batch (fewer than SSE42_AHEAD + SSE42_GROUP keys):
+ * one out-of-line copy for every flavour, the flags tested per key. */
+static __attribute__((noinline)) size_t sse42_drain(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
+                                                    size_t base, sse42_ring *ring, const sse42_bias_table *t,
+                                                    void *out, size_t hits, bool prehashed, sse42_op op, int to)
+{
+    for (; base < n; base += SSE42_GROUP) {
+        size_t next = base + SSE42_AHEAD;
+        if (next < n)
+            sse42_stage(g, src, next, next + SSE42_GROUP < n ? next + SSE42_GROUP : n, ring, prehashed,
+                        op != SSE42_LOOKUP);
+        hits = sse42_group(ring, t, base, base + SSE42_GROUP < n ? SSE42_GROUP : n - base, false, op, to,
+                           g->concurrent, out, hits);
+    }
+    return hits;
+}
+
+/*
+ * Every batch of >= SSE42_SMALL keys: stage SSE42_AHEAD keys, then per group
+ * stage the group SSE42_AHEAD keys ahead and probe the current one. The ring
+ * holds the live window [base, base + AHEAD + GROUP) <= SSE42_RING entries.
+ * The steady state, where every group is full, is the specialised loop;
+ * the drain is shared (sse42_drain).
+ */
+SSE42_INLINE size_t sse42_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out, bool prehashed,
+                              sse42_op op, int to, bool concurrent)
+{
+    sse42_bias_table t;
+    sse42_ring ring;
+    const bool for_write = op != SSE42_LOOKUP;
+    size_t hits = 0, base = 0;
+    sse42_bias_table_build(g->select, &t);
+    sse42_fill(g, src, n, &ring, prehashed, for_write);
+    for (; base + SSE42_AHEAD + SSE42_GROUP <= n; base += SSE42_GROUP) {
+        sse42_stage(g, src, base + SSE42_AHEAD, base + SSE42_AHEAD + SSE42_GROUP, &ring, prehashed, for_write);
+        hits = sse42_group(&ring, &t, base, SSE42_GROUP, !concurrent, op, to, concurrent, out, hits);
+    }
+    return sse42_drain(g, src, n, base, &ring, &t, out, hits, prehashed, op, to);
+}
+
+/*
+ * Batches below SSE42_SMALL keys: building the bias table (~1,100
+ * instructions) would cost more than it saves, so keys are hashed and
+ * prefetched in one pass and probed through the nibble table in a second.
+ */
+#define SSE42_SMALL 64u
+
+static size_t sse42_small(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out, bool prehashed,
+                          sse42_op op, int to)
+{
+    uint64_t hash[SSE42_SMALL];
+    uint32_t *block[SSE42_SMALL];
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v;
+        memcpy(&v, src + i, sizeof v);
+        hash[i] = prehashed ? v : bloomsimd_xxh3_u64(v, g->hash_bitflip);
+        block[i] = bloomsimd_block_ptr(g, bloomsimd_block_index(hash[i], g->nblocks));
+        sse42_prefetch(block[i], op != SSE42_LOOKUP);
+    }
+    size_t hits = 0;
+    unsigned bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        sse42_mask m = sse42_mask_of(g->select, hash[i]);
+        uint8_t hit = sse42_key(block[i], &m, op, g->concurrent);
+        if (op == SSE42_INSERT) continue;
+        if (to == SSE42_TO_BITMAP) {
+            bits |= (unsigned)hit << (i & 7u);
+            hits += hit;
+            if ((i & 7u) == 7u || i + 1 == n) {
+                ((uint8_t *)out)[i / 8] = (uint8_t)bits;
+                bits = 0;
+            }
+        } else {
+            sse42_answer(to, out, i, hit, &hits);
         }
     }
     return hits;
 }
 
-/* Each entry point expands sse42_run with constant flags, so the concurrent
- * check and the hash/no-hash choice are resolved at compile time per loop. */
+/* ---- entry points ---------------------------------------------------------------- */
+
+/* Plain filters get one loop per (input, operation, answer form), with no
+ * per-key branch; concurrent filters one per (input, operation), choosing
+ * the form per key (a predictable branch next to the atomic accesses). */
+static size_t sse42_lookup(const bloomsimd_geometry *g, const uint64_t *src, size_t n, int to, void *out, bool prehashed)
+{
+    if (n < SSE42_SMALL) return sse42_small(g, src, n, out, prehashed, SSE42_LOOKUP, to);
+    if (g->concurrent) return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, to, true);
+    switch (to) {
+    case SSE42_TO_BYTES: return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, SSE42_TO_BYTES, false);
+    case SSE42_TO_BITMAP: return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, SSE42_TO_BITMAP, false);
+    case SSE42_TO_INDICES: return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, SSE42_TO_INDICES, false);
+    default: return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, SSE42_TO_COUNT, false);
+    }
+}
+
+static size_t sse42_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,
+                                    bloomsimd_hit_form form, void *out)
+{
+    return sse42_lookup(g, hashes, n, out ? (int)form : SSE42_TO_COUNT, out, true);
+}
+
+static size_t sse42_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                                 void *out)
+{
+    return sse42_lookup(g, keys, n, out ? (int)form : SSE42_TO_COUNT, out, false);
+}
+
+static void sse42_insert(const bloomsimd_geometry *g, const uint64_t *src, size_t n, bool prehashed)
+{
+    if (n < SSE42_SMALL)
+        sse42_small(g, src, n, NULL, prehashed, SSE42_INSERT, SSE42_TO_COUNT);
+    else if (g->concurrent)
+        sse42_run(g, src, n, NULL, prehashed, SSE42_INSERT, SSE42_TO_COUNT, true);
+    else
+        sse42_run(g, src, n, NULL, prehashed, SSE42_INSERT, SSE42_TO_COUNT, false);
+}
+
 static void sse42_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
 {
-    if (g->concurrent)
-        sse42_run(g, hashes, n, NULL, true, true, true);
-    else
-        sse42_run(g, hashes, n, NULL, true, true, false);
+    sse42_insert(g, hashes, n, true);
 }
 
-static size_t sse42_contains_hashes_bytes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+static void sse42_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n) { sse42_insert(g, keys, n, false); }
+
+/* Insert-and-report-new runs in the insert pipeline: keys are probed in
+ * order and each one's OR is stored before the next key's block is read
+ * (store-to-load forwarding when they share it), which is the in-order rule. */
+static size_t sse42_add_new(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out, bool prehashed)
 {
-    return g->concurrent ? sse42_run(g, hashes, n, out, true, false, true)
-                         : sse42_run(g, hashes, n, out, true, false, false);
+    int to = out ? SSE42_TO_BYTES : SSE42_TO_COUNT;
+    if (n < SSE42_SMALL) return sse42_small(g, src, n, out, prehashed, SSE42_ADD_NEW, to);
+    if (g->concurrent) return sse42_run(g, src, n, out, prehashed, SSE42_ADD_NEW, to, true);
+    return out ? sse42_run(g, src, n, out, prehashed, SSE42_ADD_NEW, SSE42_TO_BYTES, false)
+               : sse42_run(g, src, n, NULL, prehashed, SSE42_ADD_NEW, SSE42_TO_COUNT, false);
 }
 
-static void sse42_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
+static size_t sse42_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
 {
-    if (g->concurrent)
-        sse42_run(g, keys, n, NULL, false, true, true);
-    else
-        sse42_run(g, keys, n, NULL, false, true, false);
+    return sse42_add_new(g, hashes, n, out, true);
 }
 
-static size_t sse42_contains_u64_bytes(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+static size_t sse42_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
 {
-    return g->concurrent ? sse42_run(g, keys, n, out, false, false, true)
-                         : sse42_run(g, keys, n, out, false, false, false);
+    return sse42_add_new(g, keys, n, out, false);
+}
+
+/* Single keys: the four-register probe with the nibble table, nothing else. */
+static void sse42_add_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    sse42_mask m = sse42_mask_of(g->select, hash);
+    sse42_block_or(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, g->concurrent);
+}
+
+static int sse42_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    sse42_mask m = sse42_mask_of(g->select, hash);
+    return sse42_block_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, g->concurrent);
 }
 
 /* ---- set operations ------------------------------------------------------------ */
@@ -355,46 +648,6 @@ static void sse42_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwo
     }
     for (; i < nwords; i++) dst[i] &= src[i];
 }
-
-static size_t sse42_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
-                                   void *out)
-{
-    return bloomsimd_hits_via_bytes(sse42_contains_hashes_bytes, g, hashes, n, form, out);
-}
-
-static size_t sse42_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
-                                void *out)
-{
-    return bloomsimd_hits_via_bytes(sse42_contains_u64_bytes, g, keys, n, form, out);
-}
-
-/* Insert-and-report-new and single keys: the layout's reference code for
- * now (correct on every filter, not yet vectorised). */
-static size_t sse42_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
-{
-    size_t fresh = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, hashes[i]);
-        if (out) out[i] = is_new;
-        fresh += is_new;
-    }
-    return fresh;
-}
-
-static size_t sse42_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
-{
-    size_t fresh = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, bloomsimd_xxh3_u64(keys[i], g->hash_bitflip));
-        if (out) out[i] = is_new;
-        fresh += is_new;
-    }
-    return fresh;
-}
-
-static void sse42_add_one(const bloomsimd_geometry *g, uint64_t hash) { bloomsimd_scalar_add_hash(g, hash); }
-
-static int sse42_contains_one(const bloomsimd_geometry *g, uint64_t hash) { return bloomsimd_scalar_contains_hash(g, hash); }
 
 const bloomsimd_kernel bloomsimd_kernel_sse42 = {
     .name = "sse42",
