@@ -5,35 +5,42 @@
  * On x86 the same source compiles through SIMDe's NEON-only aliases with
  * baseline flags: it is listed as "emulated" (tested and benchmarkable,
  * never auto-selected), and its speed there says nothing about real NEON.
+ * No AArch64 machine is available to this project: every choice below was
+ * made on instruction counts of the generated AArch64 code (gcc 12,
+ * counted per key, docs/kernels/neon.md), not on timings.
  *
- * Hashing, two keys per q-register (XXH3 on 8 bytes, kernels/layout.h §1):
- *   rotl64(x, 32)  = vrev64q_u32 (swap the 32-bit halves of each lane)
- *   rotl64(h, r)   = vsriq_n_u64(h << r, h, 64 - r)   (shift-right-insert)
- *   h * MX2 mod 2^64: NEON has no 64x64 lane multiply. With a = ah:al and
- *   b = bh:bl (32-bit halves),
- *       a * b mod 2^64 = al*bl + ((al*bh + ah*bl) mod 2^32) << 32
- *   so one widening vmlal_u32 (al*bl, full 64 bits) plus two 32-bit
- *   vmul/vmla for the cross terms, whose high halves fall off the top.
- *   al = vmovn_u64(a), ah = vshrn_n_u64(a, 32).
- *
- * Probe of one key (kernels/layout.h §2-4): the block index and the subset
- * rank are 64-bit products, done in general registers. The 16-word mask is
- * four q-registers: vmulq_u32(lo, SALT[4i..4i+3]) >> 27 gives the bit
- * numbers, vshlq_u32(1, b) makes the bits (NEON shifts each lane by its own
- * count), and vtstq_u32(select, {1,2,4,8} << 4i) keeps the selected words.
+ * Probe of one key (kernels/layout.h §2-4). The 16-word mask is four
+ * q-registers, three vector operations per register:
+ *     x    = vmulq_u32(lo, SALT[4r..4r+3])
+ *     c    = vsriq_n_u32(F_r, x, 27)     low 5 bits = x >> 27, the rest from F_r
+ *     mask = vshlq_u32(1, c)             USHL reads the count from c's low byte
+ * where F_r is 0 in the lanes of selected words and all-ones in the others:
+ * there the count byte is 0xE0 | b = b - 32 < 0, a right shift of 1 by
+ * 32 - b >= 1 places, which is 0. So the word selection costs no vector
+ * operation per key: a batch expands its k's 64 selection masks into the
+ * F registers once (a 4 KiB table, like sse42's bias table) and a key loads
+ * its four with two LDPs at row lo >> 26. Single keys build them from the
+ * 16-bit mask: one dup of ~select and four vtstq.
  * Lookup ORs mask & ~word over the four registers and tests the maximum
- * lane (vmaxvq_u32) for zero; insert is four load-OR-stores.
+ * lane (vmaxvq_u32) for zero; insert is four ORs into the block;
+ * insert-and-report-new adds an EOR and an ORR per register to find the
+ * words that changed.
  *
- * Memory: batches are hashed a group at a time and each group's blocks are
- * prefetched NEON_AHEAD_GROUPS groups before they are probed, the schedule
- * of kernels/scalar.c, so that DRAM latency overlaps the hashing.
+ * Hashing: XXH3's 64 x 64-bit multiply is one MUL in a general register,
+ * and its rotations are free shifted operands of EOR, so the batch pipeline
+ * hashes (and computes block indices) in general registers: about 12
+ * instructions per key against about 14 with two keys per q-register
+ * (which has no 64-bit lane multiply; see neon_mul64), and it leaves the
+ * vector units to the probe. hash_u64 alone keeps the vector form below.
  *
- * Concurrent filters (g->concurrent): inserts go through bloomsimd_block_or
- * (one relaxed 64-bit atomic OR per non-zero word pair, at most min(k, 8)
- * per key: LDSET with LSE, an LDXR/STXR loop without); lookups read the
- * block with eight relaxed 64-bit atomic loads (plain LDRs on AArch64) into
- * a stack copy that the vector code then reads, which costs a store and a
- * reload of 64 bytes per key but keeps racing reads defined (TSan-clean).
+ * Memory: keys are hashed and their blocks prefetched NEON_AHEAD keys
+ * before they are probed (kernels/sse42.c's schedule).
+ *
+ * Concurrent filters (g->concurrent): inserts go through one relaxed 64-bit
+ * atomic OR per non-zero word pair (LDSET with LSE, an LDXR/STXR loop
+ * without); lookups read the block with eight relaxed 64-bit atomic loads
+ * (plain LDRs on AArch64) into a stack copy that the vector code then reads,
+ * which keeps racing reads defined (TSan-clean).
  */
 #include "layout.h"
 
@@ -51,12 +58,15 @@
 #define NEON_EMULATED true
 #endif
 
-/* Keys hashed per group, and how many groups ahead blocks are prefetched
- * (NEON_GROUP * NEON_AHEAD_GROUPS = 32 lines in flight, as kernels/scalar.c). */
-#define NEON_GROUP 16u
-#define NEON_AHEAD_GROUPS 2u
-#define NEON_RING (NEON_GROUP * (NEON_AHEAD_GROUPS + 1u))
-#define NEON_AHEAD (NEON_GROUP * NEON_AHEAD_GROUPS)
+#define NEON_INLINE static inline __attribute__((always_inline))
+
+/* Keys probed per pipeline step (one bitmap byte), keys hashed and
+ * prefetched ahead of the probe (~100 ns of DRAM latency at ~1.5 ns per
+ * key, with slack), and the ring of staged keys (a power of two >=
+ * NEON_AHEAD + NEON_GROUP). */
+#define NEON_GROUP 8u
+#define NEON_AHEAD 64u
+#define NEON_RING 128u
 
 /* ---- hashing ------------------------------------------------------------- */
 
@@ -122,47 +132,70 @@ static void neon_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uint
     neon_hash_keys(&c, bitflip, keys, n, hashes);
 }
 
+/* ---- the in-block mask ------------------------------------------------------ */
+
+static const uint32_t neon_salts[16] = BLOOMSIMD_SALTS;
+/* Lane w of register r: bit 4r + w of a selection mask. */
+static const uint32_t neon_lane_bits[16] = {0x1,   0x2,   0x4,   0x8,   0x10,   0x20,   0x40,   0x80,
+                                            0x100, 0x200, 0x400, 0x800, 0x1000, 0x2000, 0x4000, 0x8000};
+
+typedef struct neon_mask {
+    uint32x4_t q[4]; /* words 4r..4r+3 */
+} neon_mask;
+
+/* The mask of one key from its four selection registers F (header). */
+NEON_INLINE neon_mask neon_mask_from(uint32_t lo, uint32x4_t f0, uint32x4_t f1, uint32x4_t f2, uint32x4_t f3)
+{
+    const uint32x4_t one = vdupq_n_u32(1u);
+    const uint32x4_t vlo = vdupq_n_u32(lo);
+    neon_mask m;
+    m.q[0] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f0, vmulq_u32(vlo, vld1q_u32(neon_salts + 0)), 27)));
+    m.q[1] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f1, vmulq_u32(vlo, vld1q_u32(neon_salts + 4)), 27)));
+    m.q[2] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f2, vmulq_u32(vlo, vld1q_u32(neon_salts + 8)), 27)));
+    m.q[3] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f3, vmulq_u32(vlo, vld1q_u32(neon_salts + 12)), 27)));
+    return m;
+}
+
+/* The mask of one key from the 16-bit selection (single keys, small batches). */
+NEON_INLINE neon_mask neon_mask_of(const uint16_t *select, uint64_t hash)
+{
+    uint32_t lo = (uint32_t)hash;
+    uint32x4_t unselected = vdupq_n_u32(~(uint32_t)select[lo >> BLOOMSIMD_SELECT_SHIFT]);
+    return neon_mask_from(lo, vtstq_u32(unselected, vld1q_u32(neon_lane_bits + 0)),
+                          vtstq_u32(unselected, vld1q_u32(neon_lane_bits + 4)),
+                          vtstq_u32(unselected, vld1q_u32(neon_lane_bits + 8)),
+                          vtstq_u32(unselected, vld1q_u32(neon_lane_bits + 12)));
+}
+
+/* A batch's F registers for all 64 selection entries of its k (4 KiB). */
+typedef struct neon_flag_table {
+    _Alignas(64) uint32_t row[BLOOMSIMD_SELECT_ENTRIES][16];
+} neon_flag_table;
+
+static void neon_flag_table_build(const uint16_t *select, neon_flag_table *t)
+{
+    for (unsigned e = 0; e < BLOOMSIMD_SELECT_ENTRIES; e++) {
+        uint32x4_t unselected = vdupq_n_u32(~(uint32_t)select[e]);
+        for (unsigned r = 0; r < 4; r++)
+            vst1q_u32(t->row[e] + 4 * r, vtstq_u32(unselected, vld1q_u32(neon_lane_bits + 4 * r)));
+    }
+}
+
+NEON_INLINE neon_mask neon_mask_row(const neon_flag_table *t, uint64_t hash)
+{
+    uint32_t lo = (uint32_t)hash;
+    const uint32_t *row = t->row[lo >> BLOOMSIMD_SELECT_SHIFT];
+    return neon_mask_from(lo, vld1q_u32(row), vld1q_u32(row + 4), vld1q_u32(row + 8), vld1q_u32(row + 12));
+}
+
 /* ---- one block ------------------------------------------------------------ */
 
-typedef struct neon_probe_consts {
-    uint32x4_t salt[4];
-    uint32x4_t lane_bit[4]; /* 1u << w for the four words w of each q-register */
-    uint32x4_t one;
-} neon_probe_consts;
-
-static inline neon_probe_consts neon_probe_setup(void)
+/* The block as four registers; a concurrent filter's through eight relaxed
+ * 64-bit atomic loads (bits only go 0 -> 1, so any mix of old and new words
+ * is an allowed answer, as bloomsimd_block_test's loads). */
+NEON_INLINE void neon_load_block(const uint32_t *block, uint32x4_t words[4], bool concurrent)
 {
-    static const uint32_t salts[16] = BLOOMSIMD_SALTS;
-    neon_probe_consts c;
-    for (unsigned i = 0; i < 4; i++) {
-        c.salt[i] = vld1q_u32(salts + 4 * i);
-        uint32_t bits[4] = {1u << (4 * i), 1u << (4 * i + 1), 1u << (4 * i + 2), 1u << (4 * i + 3)};
-        c.lane_bit[i] = vld1q_u32(bits);
-    }
-    c.one = vdupq_n_u32(1u);
-    return c;
-}
-
-static inline uint32_t *neon_block(const bloomsimd_geometry *g, uint64_t hash)
-{
-    return bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks));
-}
-
-static inline void neon_mask(const bloomsimd_geometry *g, const neon_probe_consts *c, uint64_t hash,
-                             uint32x4_t mask[4])
-{
-    uint32x4_t lo = vdupq_n_u32((uint32_t)hash);
-    uint32x4_t select = vdupq_n_u32(bloomsimd_word_select(g, hash));
-    for (unsigned i = 0; i < 4; i++) {
-        uint32x4_t shift = vshrq_n_u32(vmulq_u32(lo, c->salt[i]), 27);
-        uint32x4_t bit = vshlq_u32(c->one, vreinterpretq_s32_u32(shift));
-        mask[i] = vandq_u32(bit, vtstq_u32(select, c->lane_bit[i]));
-    }
-}
-
-static inline void neon_load_block(const bloomsimd_geometry *g, const uint32_t *block, uint32x4_t words[4])
-{
-    if (g->concurrent) {
+    if (concurrent) {
         const uint64_t *block64 = (const uint64_t *)(const void *)block;
         uint64_t copy[8];
         for (unsigned i = 0; i < 8; i++) copy[i] = __atomic_load_n(&block64[i], __ATOMIC_RELAXED);
@@ -172,115 +205,331 @@ static inline void neon_load_block(const bloomsimd_geometry *g, const uint32_t *
     }
 }
 
-static inline uint8_t neon_contains_hash(const bloomsimd_geometry *g, const neon_probe_consts *c, uint64_t hash)
+NEON_INLINE uint8_t neon_block_test(const uint32_t *block, const neon_mask *m, bool concurrent)
 {
-    uint32x4_t mask[4], words[4];
-    neon_mask(g, c, hash, mask);
-    neon_load_block(g, neon_block(g, hash), words);
-    uint32x4_t missing = vbicq_u32(mask[0], words[0]);
-    for (unsigned i = 1; i < 4; i++) missing = vorrq_u32(missing, vbicq_u32(mask[i], words[i]));
+    uint32x4_t w[4];
+    neon_load_block(block, w, concurrent);
+    uint32x4_t missing = vorrq_u32(vorrq_u32(vbicq_u32(m->q[0], w[0]), vbicq_u32(m->q[1], w[1])),
+                                   vorrq_u32(vbicq_u32(m->q[2], w[2]), vbicq_u32(m->q[3], w[3])));
     return vmaxvq_u32(missing) == 0;
 }
 
-static inline void neon_add_hash(const bloomsimd_geometry *g, const neon_probe_consts *c, uint64_t hash)
+/* One relaxed 64-bit atomic OR per non-zero word pair, bloomsimd_block_or's
+ * atomicity. */
+static void neon_block_or_atomic(uint32_t *block, const neon_mask *m)
 {
-    uint32x4_t mask[4];
-    neon_mask(g, c, hash, mask);
-    uint32_t *block = neon_block(g, hash);
-    if (g->concurrent) {
-        uint32_t m[16];
-        for (unsigned i = 0; i < 4; i++) vst1q_u32(m + 4 * i, mask[i]);
-        bloomsimd_block_or(g, block, m);
-        return;
-    }
-    for (unsigned i = 0; i < 4; i++) vst1q_u32(block + 4 * i, vorrq_u32(vld1q_u32(block + 4 * i), mask[i]));
+    uint64_t bits[8];
+    for (unsigned r = 0; r < 4; r++) vst1q_u64(bits + 2 * r, vreinterpretq_u64_u32(m->q[r]));
+    uint64_t *block64 = (uint64_t *)(void *)block;
+    for (unsigned i = 0; i < 8; i++)
+        if (bits[i]) __atomic_fetch_or(&block64[i], bits[i], __ATOMIC_RELAXED);
 }
 
-static inline void neon_prefetch(const bloomsimd_geometry *g, uint64_t hash, int for_write)
+NEON_INLINE void neon_block_or(uint32_t *block, const neon_mask *m, bool concurrent)
 {
-    const uint32_t *block = neon_block(g, hash);
+    if (concurrent) {
+        neon_block_or_atomic(block, m);
+        return;
+    }
+    for (unsigned r = 0; r < 4; r++) vst1q_u32(block + 4 * r, vorrq_u32(vld1q_u32(block + 4 * r), m->q[r]));
+}
+
+/* Concurrent insert-and-report-new (bloomsimd_block_or_report): a key whose
+ * bits a relaxed read finds all set is old without an atomic; otherwise
+ * each word pair still lacking a bit gets an atomic OR, and the key is new
+ * if any of them replaced a value lacking one of its bits, so of two threads
+ * racing on one new key at least one reports it. */
+static uint8_t neon_block_or_report_atomic(uint32_t *block, const neon_mask *m)
+{
+    uint32x4_t w[4];
+    neon_load_block(block, w, true);
+    uint64_t lack[8], bits[8];
+    for (unsigned r = 0; r < 4; r++) {
+        vst1q_u64(lack + 2 * r, vreinterpretq_u64_u32(vbicq_u32(m->q[r], w[r])));
+        vst1q_u64(bits + 2 * r, vreinterpretq_u64_u32(m->q[r]));
+    }
+    uint64_t *block64 = (uint64_t *)(void *)block;
+    uint8_t fresh = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        if (!lack[i]) continue;
+        uint64_t old = __atomic_fetch_or(&block64[i], bits[i], __ATOMIC_RELAXED);
+        fresh |= (old & bits[i]) != bits[i];
+    }
+    return fresh;
+}
+
+/* Plain: new = any word changed, the OR over the block of (w | m) ^ w. */
+NEON_INLINE uint8_t neon_block_or_report(uint32_t *block, const neon_mask *m, bool concurrent)
+{
+    if (concurrent) return neon_block_or_report_atomic(block, m);
+    uint32x4_t changed = vdupq_n_u32(0);
+    for (unsigned r = 0; r < 4; r++) {
+        uint32x4_t w = vld1q_u32(block + 4 * r);
+        uint32x4_t u = vorrq_u32(w, m->q[r]);
+        vst1q_u32(block + 4 * r, u);
+        changed = vorrq_u32(changed, veorq_u32(u, w));
+    }
+    return vmaxvq_u32(changed) != 0;
+}
+
+/* ---- what a batch does per key, and where its answers go ------------------------ */
+
+typedef enum neon_op { NEON_LOOKUP, NEON_INSERT, NEON_ADD_NEW } neon_op;
+
+/* The hit forms of kernel.h, plus "count only" (out == NULL). */
+enum { NEON_TO_BYTES = BLOOMSIMD_HITS_BYTES, NEON_TO_BITMAP = BLOOMSIMD_HITS_BITMAP,
+       NEON_TO_INDICES = BLOOMSIMD_HITS_INDICES, NEON_TO_COUNT = 3 };
+
+NEON_INLINE uint8_t neon_key(uint32_t *block, const neon_mask *m, neon_op op, bool concurrent)
+{
+    if (op == NEON_INSERT) {
+        neon_block_or(block, m, concurrent);
+        return 0;
+    }
+    return op == NEON_LOOKUP ? neon_block_test(block, m, concurrent) : neon_block_or_report(block, m, concurrent);
+}
+
+NEON_INLINE void neon_answer(int to, void *out, size_t i, uint8_t hit, size_t *hits)
+{
+    if (to == NEON_TO_BYTES)
+        ((uint8_t *)out)[i] = hit;
+    else if (to == NEON_TO_INDICES)
+        ((uint32_t *)out)[*hits] = (uint32_t)i; /* overwritten by the next hit if this is a miss */
+    *hits += hit;
+}
+
+/* ---- the pipeline ----------------------------------------------------------------- */
+
+typedef struct neon_ring {
+    uint64_t hash[NEON_RING];
+    uint32_t *block[NEON_RING];
+} neon_ring;
+
+NEON_INLINE void neon_prefetch(const uint32_t *block, bool for_write)
+{
     if (for_write)
         __builtin_prefetch(block, 1, 3);
     else
         __builtin_prefetch(block, 0, 3);
 }
 
-static inline uint64_t neon_load_u64(const uint64_t *p)
+/* Hash (unless prehashed) keys [from, end) in general registers, record
+ * hash and block in the ring, prefetch the blocks. */
+NEON_INLINE void neon_stage(const bloomsimd_geometry *g, const uint64_t *src, size_t from, size_t end, neon_ring *ring,
+                            bool prehashed, bool for_write)
 {
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* ---- batches of pre-computed hashes -------------------------------------- */
-
-static void neon_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
-{
-    neon_probe_consts c = neon_probe_setup();
-    for (size_t i = 0; i < n && i < NEON_AHEAD; i++) neon_prefetch(g, neon_load_u64(hashes + i), 1);
-    for (size_t i = 0; i < n; i++) {
-        if (i + NEON_AHEAD < n) neon_prefetch(g, neon_load_u64(hashes + i + NEON_AHEAD), 1);
-        neon_add_hash(g, &c, neon_load_u64(hashes + i));
+    for (size_t i = from; i < end; i++) {
+        uint64_t v;
+        memcpy(&v, src + i, sizeof v); /* keys may be under-aligned */
+        uint64_t h = prehashed ? v : bloomsimd_xxh3_u64(v, g->hash_bitflip);
+        size_t slot = i & (NEON_RING - 1u);
+        ring->hash[slot] = h;
+        ring->block[slot] = bloomsimd_block_ptr(g, bloomsimd_block_index(h, g->nblocks));
+        neon_prefetch(ring->block[slot], for_write);
     }
 }
 
-static size_t neon_contains_hashes_bytes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+/* Probe the `count` staged keys [base, base + count); base is a multiple of
+ * NEON_GROUP = 8, so a group fills one bitmap byte. A bitmap lookup walks
+ * its group backwards, building the byte as bits = 2 * bits + hit (one ADD
+ * with a shifted operand); lookups do not depend on their order, inserts
+ * keep it. `full` (count == NEON_GROUP) unrolls the group. */
+NEON_INLINE size_t neon_group(const neon_ring *ring, const neon_flag_table *t, size_t base, size_t count, bool full,
+                              neon_op op, int to, bool concurrent, void *out, size_t hits)
 {
-    neon_probe_consts c = neon_probe_setup();
-    size_t hits = 0;
-    for (size_t i = 0; i < n && i < NEON_AHEAD; i++) neon_prefetch(g, neon_load_u64(hashes + i), 0);
-    for (size_t i = 0; i < n; i++) {
-        if (i + NEON_AHEAD < n) neon_prefetch(g, neon_load_u64(hashes + i + NEON_AHEAD), 0);
-        uint8_t hit = neon_contains_hash(g, &c, neon_load_u64(hashes + i));
-        if (out) out[i] = hit;
-        hits += hit;
+    size_t slot = base & (NEON_RING - 1u);
+#define NEON_PROBE(j)                                                                                                  \
+    neon_mask m = neon_mask_row(t, ring->hash[slot + (j)]);                                                            \
+    uint8_t hit = neon_key(ring->block[slot + (j)], &m, op, concurrent)
+    if (to == NEON_TO_BITMAP) {
+        unsigned bits = 0;
+        if (full) {
+#pragma GCC unroll 8
+            for (size_t j = NEON_GROUP; j-- > 0;) {
+                NEON_PROBE(j);
+                bits = 2 * bits + hit;
+                hits += hit;
+            }
+        } else {
+            for (size_t j = count; j-- > 0;) {
+                NEON_PROBE(j);
+                bits = 2 * bits + hit;
+                hits += hit;
+            }
+        }
+        ((uint8_t *)out)[base / 8] = (uint8_t)bits;
+        return hits;
+    }
+    if (full) {
+#pragma GCC unroll 8
+        for (size_t j = 0; j < NEON_GROUP; j++) {
+            NEON_PROBE(j);
+            if (op != NEON_INSERT) neon_answer(to, out, base + j, hit, &hits);
+        }
+    } else {
+        for (size_t j = 0; j < count; j++) {
+            NEON_PROBE(j);
+            if (op != NEON_INSERT) neon_answer(to, out, base + j, hit, &hits);
+        }
+    }
+#undef NEON_PROBE
+    return hits;
+}
+
+/* Stages the first NEON_AHEAD keys of a batch (out of line: once per call). */
+static __attribute__((noinline)) void neon_fill(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
+                                                neon_ring *ring, bool prehashed, bool for_write)
+{
+    neon_stage(g, src, 0, n < NEON_AHEAD ? n : NEON_AHEAD, ring, prehashed, for_write);
+}
+
+/* The last groups of a batch: one out-of-line copy for every flavour. */
+static __attribute__((noinline)) size_t neon_drain(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
+                                                   size_t base, neon_ring *ring, const neon_flag_table *t, void *out,
+                                                   size_t hits, bool prehashed, neon_op op, int to)
+{
+    for (; base < n; base += NEON_GROUP) {
+        size_t next = base + NEON_AHEAD;
+        if (next < n)
+            neon_stage(g, src, next, next + NEON_GROUP < n ? next + NEON_GROUP : n, ring, prehashed, op != NEON_LOOKUP);
+        hits = neon_group(ring, t, base, base + NEON_GROUP < n ? NEON_GROUP : n - base, false, op, to, g->concurrent,
+                          out, hits);
     }
     return hits;
 }
 
-/* ---- fused key -> hash -> probe ------------------------------------------- */
-
-/* Hashes keys [from, from + NEON_GROUP) into their ring slots (contiguous:
- * from and NEON_RING are multiples of NEON_GROUP) and prefetches their blocks. */
-static void neon_fill_ring(const bloomsimd_geometry *g, const neon_hash_consts *hc, const uint64_t *keys, size_t n,
-                           size_t from, uint64_t ring[NEON_RING], int for_write)
+/* Every batch of >= NEON_SMALL keys: the steady state (every group full,
+ * staged NEON_AHEAD keys ahead) is the specialised loop. */
+NEON_INLINE size_t neon_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out, bool prehashed,
+                            neon_op op, int to, bool concurrent)
 {
-    size_t count = n - from < NEON_GROUP ? n - from : NEON_GROUP;
-    uint64_t *slot = ring + from % NEON_RING;
-    neon_hash_keys(hc, g->hash_bitflip, keys + from, count, slot);
-    for (size_t i = 0; i < count; i++) neon_prefetch(g, slot[i], for_write);
-}
-
-static void neon_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
-{
-    neon_hash_consts hc = neon_hash_setup(g->hash_bitflip);
-    neon_probe_consts c = neon_probe_setup();
-    uint64_t ring[NEON_RING];
-    for (size_t i = 0; i < NEON_AHEAD && i < n; i += NEON_GROUP) neon_fill_ring(g, &hc, keys, n, i, ring, 1);
-    for (size_t base = 0; base < n; base += NEON_GROUP) {
-        if (base + NEON_AHEAD < n) neon_fill_ring(g, &hc, keys, n, base + NEON_AHEAD, ring, 1);
-        size_t end = base + NEON_GROUP < n ? base + NEON_GROUP : n;
-        for (size_t i = base; i < end; i++) neon_add_hash(g, &c, ring[i % NEON_RING]);
+    neon_flag_table t;
+    neon_ring ring;
+    const bool for_write = op != NEON_LOOKUP;
+    size_t hits = 0, base = 0;
+    neon_flag_table_build(g->select, &t);
+    neon_fill(g, src, n, &ring, prehashed, for_write);
+    for (; base + NEON_AHEAD + NEON_GROUP <= n; base += NEON_GROUP) {
+        neon_stage(g, src, base + NEON_AHEAD, base + NEON_AHEAD + NEON_GROUP, &ring, prehashed, for_write);
+        hits = neon_group(&ring, &t, base, NEON_GROUP, !concurrent, op, to, concurrent, out, hits);
     }
+    return neon_drain(g, src, n, base, &ring, &t, out, hits, prehashed, op, to);
 }
 
-static size_t neon_contains_u64_bytes(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+/* Batches below NEON_SMALL keys skip the table (~600 instructions to build):
+ * hash and prefetch in one pass, probe through the 16-bit masks in a second. */
+#define NEON_SMALL 64u
+
+static size_t neon_small(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out, bool prehashed,
+                         neon_op op, int to)
 {
-    neon_hash_consts hc = neon_hash_setup(g->hash_bitflip);
-    neon_probe_consts c = neon_probe_setup();
-    uint64_t ring[NEON_RING];
+    uint64_t hash[NEON_SMALL];
+    uint32_t *block[NEON_SMALL];
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v;
+        memcpy(&v, src + i, sizeof v);
+        hash[i] = prehashed ? v : bloomsimd_xxh3_u64(v, g->hash_bitflip);
+        block[i] = bloomsimd_block_ptr(g, bloomsimd_block_index(hash[i], g->nblocks));
+        neon_prefetch(block[i], op != NEON_LOOKUP);
+    }
     size_t hits = 0;
-    for (size_t i = 0; i < NEON_AHEAD && i < n; i += NEON_GROUP) neon_fill_ring(g, &hc, keys, n, i, ring, 0);
-    for (size_t base = 0; base < n; base += NEON_GROUP) {
-        if (base + NEON_AHEAD < n) neon_fill_ring(g, &hc, keys, n, base + NEON_AHEAD, ring, 0);
-        size_t end = base + NEON_GROUP < n ? base + NEON_GROUP : n;
-        for (size_t i = base; i < end; i++) {
-            uint8_t hit = neon_contains_hash(g, &c, ring[i % NEON_RING]);
-            if (out) out[i] = hit;
+    unsigned bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        neon_mask m = neon_mask_of(g->select, hash[i]);
+        uint8_t hit = neon_key(block[i], &m, op, g->concurrent);
+        if (op == NEON_INSERT) continue;
+        if (to == NEON_TO_BITMAP) {
+            bits |= (unsigned)hit << (i & 7u);
             hits += hit;
+            if ((i & 7u) == 7u || i + 1 == n) {
+                ((uint8_t *)out)[i / 8] = (uint8_t)bits;
+                bits = 0;
+            }
+        } else {
+            neon_answer(to, out, i, hit, &hits);
         }
     }
     return hits;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+/* Plain filters get one loop per (input, operation, answer form);
+ * concurrent filters one per (input, operation), choosing the form per key. */
+static size_t neon_lookup(const bloomsimd_geometry *g, const uint64_t *src, size_t n, int to, void *out, bool prehashed)
+{
+    if (n < NEON_SMALL) return neon_small(g, src, n, out, prehashed, NEON_LOOKUP, to);
+    if (g->concurrent) return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, to, true);
+    switch (to) {
+    case NEON_TO_BYTES: return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, NEON_TO_BYTES, false);
+    case NEON_TO_BITMAP: return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, NEON_TO_BITMAP, false);
+    case NEON_TO_INDICES: return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, NEON_TO_INDICES, false);
+    default: return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, NEON_TO_COUNT, false);
+    }
+}
+
+static size_t neon_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,
+                                   bloomsimd_hit_form form, void *out)
+{
+    return neon_lookup(g, hashes, n, out ? (int)form : NEON_TO_COUNT, out, true);
+}
+
+static size_t neon_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                                void *out)
+{
+    return neon_lookup(g, keys, n, out ? (int)form : NEON_TO_COUNT, out, false);
+}
+
+static void neon_insert(const bloomsimd_geometry *g, const uint64_t *src, size_t n, bool prehashed)
+{
+    if (n < NEON_SMALL)
+        neon_small(g, src, n, NULL, prehashed, NEON_INSERT, NEON_TO_COUNT);
+    else if (g->concurrent)
+        neon_run(g, src, n, NULL, prehashed, NEON_INSERT, NEON_TO_COUNT, true);
+    else
+        neon_run(g, src, n, NULL, prehashed, NEON_INSERT, NEON_TO_COUNT, false);
+}
+
+static void neon_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
+{
+    neon_insert(g, hashes, n, true);
+}
+
+static void neon_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n) { neon_insert(g, keys, n, false); }
+
+/* Insert-and-report-new in the insert pipeline: keys are probed in order and
+ * each one's OR is stored before the next key's block is read, which is the
+ * in-order rule. */
+static size_t neon_add_new(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out, bool prehashed)
+{
+    int to = out ? NEON_TO_BYTES : NEON_TO_COUNT;
+    if (n < NEON_SMALL) return neon_small(g, src, n, out, prehashed, NEON_ADD_NEW, to);
+    if (g->concurrent) return neon_run(g, src, n, out, prehashed, NEON_ADD_NEW, to, true);
+    return out ? neon_run(g, src, n, out, prehashed, NEON_ADD_NEW, NEON_TO_BYTES, false)
+               : neon_run(g, src, n, NULL, prehashed, NEON_ADD_NEW, NEON_TO_COUNT, false);
+}
+
+static size_t neon_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
+{
+    return neon_add_new(g, hashes, n, out, true);
+}
+
+static size_t neon_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
+{
+    return neon_add_new(g, keys, n, out, false);
+}
+
+/* Single keys: the four-register probe from the 16-bit mask. */
+static void neon_add_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    neon_mask m = neon_mask_of(g->select, hash);
+    neon_block_or(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, g->concurrent);
+}
+
+static int neon_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    neon_mask m = neon_mask_of(g->select, hash);
+    return neon_block_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, g->concurrent);
 }
 
 /* ---- set operations --------------------------------------------------------- */
@@ -302,46 +551,6 @@ static void neon_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwor
             vst1q_u64(dst + i + j, vandq_u64(vld1q_u64(dst + i + j), vld1q_u64(src + i + j)));
     for (; i < nwords; i++) dst[i] &= src[i];
 }
-
-static size_t neon_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
-                                  void *out)
-{
-    return bloomsimd_hits_via_bytes(neon_contains_hashes_bytes, g, hashes, n, form, out);
-}
-
-static size_t neon_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
-                               void *out)
-{
-    return bloomsimd_hits_via_bytes(neon_contains_u64_bytes, g, keys, n, form, out);
-}
-
-/* Insert-and-report-new and single keys: the layout's reference code for
- * now (correct on every filter, not yet vectorised). */
-static size_t neon_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
-{
-    size_t fresh = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, hashes[i]);
-        if (out) out[i] = is_new;
-        fresh += is_new;
-    }
-    return fresh;
-}
-
-static size_t neon_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
-{
-    size_t fresh = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t is_new = bloomsimd_scalar_add_new_hash(g, bloomsimd_xxh3_u64(keys[i], g->hash_bitflip));
-        if (out) out[i] = is_new;
-        fresh += is_new;
-    }
-    return fresh;
-}
-
-static void neon_add_one(const bloomsimd_geometry *g, uint64_t hash) { bloomsimd_scalar_add_hash(g, hash); }
-
-static int neon_contains_one(const bloomsimd_geometry *g, uint64_t hash) { return bloomsimd_scalar_contains_hash(g, hash); }
 
 const bloomsimd_kernel bloomsimd_kernel_neon = {
     .name = "neon",
