@@ -147,12 +147,13 @@ typedef struct neon_mask {
 NEON_INLINE neon_mask neon_mask_from(uint32_t lo, uint32x4_t f0, uint32x4_t f1, uint32x4_t f2, uint32x4_t f3)
 {
     const uint32x4_t one = vdupq_n_u32(1u);
+    const uint32x4x4_t salt = vld1q_u32_x4(neon_salts); /* one LD1 of four registers */
     const uint32x4_t vlo = vdupq_n_u32(lo);
     neon_mask m;
-    m.q[0] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f0, vmulq_u32(vlo, vld1q_u32(neon_salts + 0)), 27)));
-    m.q[1] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f1, vmulq_u32(vlo, vld1q_u32(neon_salts + 4)), 27)));
-    m.q[2] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f2, vmulq_u32(vlo, vld1q_u32(neon_salts + 8)), 27)));
-    m.q[3] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f3, vmulq_u32(vlo, vld1q_u32(neon_salts + 12)), 27)));
+    m.q[0] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f0, vmulq_u32(vlo, salt.val[0]), 27)));
+    m.q[1] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f1, vmulq_u32(vlo, salt.val[1]), 27)));
+    m.q[2] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f2, vmulq_u32(vlo, salt.val[2]), 27)));
+    m.q[3] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f3, vmulq_u32(vlo, salt.val[3]), 27)));
     return m;
 }
 
@@ -161,10 +162,9 @@ NEON_INLINE neon_mask neon_mask_of(const uint16_t *select, uint64_t hash)
 {
     uint32_t lo = (uint32_t)hash;
     uint32x4_t unselected = vdupq_n_u32(~(uint32_t)select[lo >> BLOOMSIMD_SELECT_SHIFT]);
-    return neon_mask_from(lo, vtstq_u32(unselected, vld1q_u32(neon_lane_bits + 0)),
-                          vtstq_u32(unselected, vld1q_u32(neon_lane_bits + 4)),
-                          vtstq_u32(unselected, vld1q_u32(neon_lane_bits + 8)),
-                          vtstq_u32(unselected, vld1q_u32(neon_lane_bits + 12)));
+    const uint32x4x4_t lane = vld1q_u32_x4(neon_lane_bits);
+    return neon_mask_from(lo, vtstq_u32(unselected, lane.val[0]), vtstq_u32(unselected, lane.val[1]),
+                          vtstq_u32(unselected, lane.val[2]), vtstq_u32(unselected, lane.val[3]));
 }
 
 /* A batch's F registers for all 64 selection entries of its k (4 KiB). */
@@ -344,7 +344,6 @@ NEON_INLINE size_t neon_group(const neon_ring *ring, const neon_flag_table *t, s
     if (to == NEON_TO_BITMAP) {
         unsigned bits = 0;
         if (full) {
-#pragma GCC unroll 8
             for (size_t j = NEON_GROUP; j-- > 0;) {
                 NEON_PROBE(j);
                 bits = 2 * bits + hit;
@@ -361,7 +360,6 @@ NEON_INLINE size_t neon_group(const neon_ring *ring, const neon_flag_table *t, s
         return hits;
     }
     if (full) {
-#pragma GCC unroll 8
         for (size_t j = 0; j < NEON_GROUP; j++) {
             NEON_PROBE(j);
             if (op != NEON_INSERT) neon_answer(to, out, base + j, hit, &hits);

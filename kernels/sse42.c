@@ -11,13 +11,9 @@
  * insert-and-report-new runs in the same pipeline; decisions and rejected
  * variants with their measurements: docs/kernels/sse42.md.
  *
- * Hashing: XXH3's 64x64 multiplies are emulated with three pmuludq per
- * 64-bit lane (2 keys per register). It beats scalar, barely: hash_u64 of
- * 10^5 keys took 1.45 ns/key vs 1.85 for the inlined scalar formula
- * (bloomsimd_xxh3_u64, two imul) and 5.0 for a loop calling libxxhash's
- * XXH3_64bits_withSeed (median of 9, same run). The fused paths therefore
- * hash with SSE too: a variant hashing each pair with scalar imul measured
- * 9.1 vs 8.9 ns/key (10^5 keys) and 16.6-17.1 vs 14.8-16.8 (10^8 keys).
+ * Hashing runs in general registers (imul), beside the vector work of the
+ * probe: SSE has no 64-bit lane multiply, and the probe already keeps the
+ * vector units busy.
  *
  * Concurrent filters (g->concurrent): inserts use one relaxed lock-or per
  * non-zero 64-bit word, lookups read the block with relaxed 64-bit atomic
@@ -53,52 +49,15 @@
 #define SSE42_AHEAD 64u
 #define SSE42_RING 128u /* power of two >= SSE42_AHEAD + SSE42_GROUP */
 
-/* ---- hashing: XXH3 of 8-byte keys, two per register ------------------------ */
+/* ---- hashing ---------------------------------------------------------------- */
 
-/* a * b mod 2^64 per 64-bit lane: pmuludq only multiplies the low 32 bits,
- *   a*b = alo*blo + ((ahi*blo + alo*bhi) << 32)   (mod 2^64)
- * b_lo / b_hi hold b's low / high 32 bits in the low half of each lane. */
-static inline __m128i sse42_mul64(__m128i a, __m128i b_lo, __m128i b_hi)
-{
-    __m128i lolo = _mm_mul_epu32(a, b_lo);
-    __m128i hilo = _mm_mul_epu32(_mm_srli_epi64(a, 32), b_lo);
-    __m128i lohi = _mm_mul_epu32(a, b_hi);
-    return _mm_add_epi64(lolo, _mm_slli_epi64(_mm_add_epi64(hilo, lohi), 32));
-}
-
-static inline __m128i sse42_rotl64(__m128i x, int r)
-{
-    return _mm_or_si128(_mm_slli_epi64(x, r), _mm_srli_epi64(x, 64 - r));
-}
-
-/* bloomsimd_xxh3_u64 on both lanes. rotl64(x, 32) swaps the 32-bit halves. */
-static inline __m128i sse42_xxh3(__m128i keys, __m128i bitflip)
-{
-    const __m128i mx_lo = _mm_set1_epi64x((long long)(BLOOMSIMD_XXH3_MX2 & 0xffffffffu));
-    const __m128i mx_hi = _mm_set1_epi64x((long long)(BLOOMSIMD_XXH3_MX2 >> 32));
-    /* rotl64(h, 24) moves whole bytes: out byte j = in byte (j - 3) mod 8 (one pshufb). */
-    const __m128i rotl24 = _mm_setr_epi8(5, 6, 7, 0, 1, 2, 3, 4, 13, 14, 15, 8, 9, 10, 11, 12);
-    __m128i h = _mm_xor_si128(_mm_shuffle_epi32(keys, _MM_SHUFFLE(2, 3, 0, 1)), bitflip);
-    h = _mm_xor_si128(h, _mm_xor_si128(sse42_rotl64(h, 49), _mm_shuffle_epi8(h, rotl24)));
-    h = sse42_mul64(h, mx_lo, mx_hi);
-    h = _mm_xor_si128(h, _mm_add_epi64(_mm_srli_epi64(h, 35), _mm_set1_epi64x(8)));
-    h = sse42_mul64(h, mx_lo, mx_hi);
-    return _mm_xor_si128(h, _mm_srli_epi64(h, 28));
-}
-
+/* XXH3 of 8-byte keys in general registers (bloomsimd_xxh3_u64: two imul
+ * per key). SSE4.2 has no 64-bit lane multiply; emulating it with three
+ * pmuludq per multiply, two keys per register, took 1.38 ns/key against
+ * 0.92 for this loop (10^5 keys, paired rounds; docs/kernels/sse42.md). */
 static void sse42_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uint64_t *hashes)
 {
-    const __m128i flip = _mm_set1_epi64x((long long)bitflip);
-    size_t i = 0;
-    /* Two registers per iteration: the multiply chains are long, so two
-     * independent ones keep the multiplier busy. */
-    for (; i + 4 <= n; i += 4) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(keys + i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(keys + i + 2));
-        _mm_storeu_si128((__m128i *)(void *)(hashes + i), sse42_xxh3(a, flip));
-        _mm_storeu_si128((__m128i *)(void *)(hashes + i + 2), sse42_xxh3(b, flip));
-    }
-    for (; i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
         uint64_t key;
         memcpy(&key, keys + i, sizeof key); /* keys may be under-aligned */
         uint64_t h = bloomsimd_xxh3_u64(key, bitflip);
