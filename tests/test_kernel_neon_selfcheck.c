@@ -3,8 +3,12 @@
  * directly, against the scalar kernel and libxxhash, on inputs aimed at
  * what is particular to it: the emulated 64-bit multiply (operands with
  * carries across the 32-bit halves), the two-keys-per-register hashing and
- * its scalar tail, the four-register masks (every word, every bit), the
- * block index at the 2^32-block limit, and the concurrent path.
+ * its scalar tail, the four-register masks (every word, every bit, every
+ * selection entry: USHL by a count whose low byte SRI builds, through the
+ * per-batch table of batches >= 64 keys and the 16-bit masks of smaller
+ * batches and single keys), every entry (insert-and-report-new, the three
+ * hit forms, single keys), the block index at the 2^32-block limit, and the
+ * concurrent path.
  *
  * Runs in the neon pass of the suite only (BLOOMSIMD_KERNEL=neon): natively
  * on AArch64, through SIMDe on x86.
@@ -175,6 +179,35 @@ static void compare_on(uint64_t nblocks, uint32_t k, bool concurrent)
     cr_assert_eq(hits_a, hits_b, "k %u: %zu hits vs scalar %zu", k, hits_a, hits_b);
     cr_assert_arr_eq(out_a, out_b, n);
     cr_assert_eq(neon->contains_hashes(&a.g, hashes, n, BLOOMSIMD_HITS_BYTES, NULL), hits_b, "out == NULL must count the same");
+
+    /* Insert-and-report-new and every hit form, in batches on both sides of
+     * the table threshold (64) and in single keys. */
+    for (size_t batch = 1; batch <= 257; batch = batch * 4 + 1) {
+        test_geometry c = make_geometry(nblocks, k, 5, concurrent), d = make_geometry(nblocks, k, 5, concurrent);
+        for (size_t i = 0; i < n; i += batch) {
+            size_t cnt = n - i < batch ? n - i : batch;
+            size_t half = cnt / 2;
+            cr_assert_eq(neon->add_new_hashes(&c.g, hashes + i, half, out_a + i),
+                         scalar->add_new_hashes(&d.g, hashes + i, half, out_b + i), "k %u batch %zu: new counts", k, batch);
+            cr_assert_arr_eq(out_a + i, out_b + i, half, "k %u batch %zu: new flags", k, batch);
+            for (int form = 0; form < 3; form++) {
+                uint32_t ia[CAP], ib[CAP];
+                void *oa = form == BLOOMSIMD_HITS_INDICES ? (void *)ia : (void *)out_a;
+                void *ob = form == BLOOMSIMD_HITS_INDICES ? (void *)ib : (void *)out_b;
+                size_t ha = neon->contains_hashes(&c.g, hashes + i, cnt, (bloomsimd_hit_form)form, oa);
+                size_t hb = scalar->contains_hashes(&d.g, hashes + i, cnt, (bloomsimd_hit_form)form, ob);
+                cr_assert_eq(ha, hb, "k %u batch %zu form %d: hits", k, batch, form);
+                size_t len = form == BLOOMSIMD_HITS_BYTES ? cnt : form == BLOOMSIMD_HITS_BITMAP ? (cnt + 7) / 8 : 4 * hb;
+                cr_assert(memcmp(oa, ob, len) == 0, "k %u batch %zu form %d: answers", k, batch, form);
+            }
+            neon->add_one(&c.g, hashes[i + cnt - 1]);
+            scalar->add_one(&d.g, hashes[i + cnt - 1]);
+            cr_assert_eq(neon->contains_one(&c.g, ~hashes[i]), scalar->contains_one(&d.g, ~hashes[i]));
+        }
+        cr_assert_arr_eq(c.mem, d.mem, c.bytes, "add_new/add_one bytes, k %u batch %zu", k, batch);
+        free(c.mem);
+        free(d.mem);
+    }
 
     /* Fused paths on keys, into the same filters. */
     uint64_t *keys = test_keys(1000, k);
