@@ -1,44 +1,55 @@
 /*
  * avx2.c — the AVX2 kernel (compiled with -mavx2 only: no BMI2, no FMA).
  *
- * Hashing runs 4 keys per ymm register (64-bit lanes). A block is probed as
- * two ymm halves (words 0-7 and 8-15). For one key, with lo its low hash
- * word and c_w = (lo * SALT[w]) >> 27 the bit of word w (layout.h section 4):
+ * Hashing runs 4 keys per ymm register (64-bit lanes). A block is two ymm
+ * halves (words 0-7 and 8-15). For one key, with lo its low hash word and
+ * c_w = (lo * SALT[w]) >> 27 the bit of word w (layout.h section 4):
  *
- *   lookup   t_w = block_w >> c_w                      (vpsrlvd: the probed bit to bit 0)
- *            missing_w = ~t_w & e_w                    (vpandn, e_w = 1 if w is selected)
- *            hit = no missing_w in either half         (vpor, vptest)
- *   insert   block_w |= e_w << c_w                     (vpsllvd: 0 for unselected words)
+ *   lookup   t_w = block_w >> c_w              (vpsrlvd: the probed bit to bit 0)
+ *            missing_w = ~t_w & e_w            (vpandn; e_w = 1 if w is selected, else 0)
+ *            hit = no missing_w in either half
+ *   insert   block_w |= e_w << c_w             (vpsllvd: 0 for unselected words)
  *
- * e is the key's row of the EXPANDED selection table: the 64 entries of
- * SELECT_k (layout.h section 3) as 64 rows of 16 dwords, e_w = (select >> w)
- * & 1 (4 KiB per k). A row is two 32-byte memory operands, so choosing the
- * words costs the probe nothing beyond the two loads the AND-NOT folds in;
- * the 16-bit form would need a broadcast and two ANDs and two compares per
- * key. The rows are built once per process per k (avx2_select_rows) from
- * g->select. Rejected ways to select, with measurements:
- * docs/kernels/avx2.md.
+ * e is the key's row of the EXPANDED selection table: SELECT_k's 64 entries
+ * (layout.h section 3) as 64 rows of 16 dwords, built once per process per
+ * k (avx2_select_rows). A row is two 32-byte memory operands that the
+ * AND-NOT folds in, so choosing the words costs the probe nothing; deriving
+ * e from the 16-bit entry costs a broadcast and four ALU operations per
+ * key (the single-key calls do that, see avx2_contains_one).
+ *
+ * For k <= 8 a lookup gathers the k selected words into ONE ymm (COMPACT
+ * rows: two vpermd and a vblendvps) and computes their bits with one
+ * multiply instead of two: vpmulld is two uops on Intel cores, and the
+ * shifts and multiplies share two ports, which is what limits this kernel.
+ *
+ * A group of 8 keys reports its 8 answers through two levels of saturating
+ * packs and one movemask (avx2_zero_mask8), not a vptest and setcc per key.
  *
  * Pipeline: keys are hashed AVX2_DISTANCE keys ahead of the probe, in groups
  * of 8, and their blocks prefetched, so that up to AVX2_DISTANCE cache misses
  * are in flight at once. Each staged key leaves its hash, its block address
  * and its row address in a ring; the probe loop reads them 64 keys later.
  *
+ * Measurements, rejected variants and the 256-bit-block study:
+ * docs/kernels/avx2.md.
+ *
  * Concurrent filters (g->concurrent):
- *   - blocks are read with an inline-asm vmovdqa (avx2_load_racy): no C
- *     access, so no C data race; the hardware reads every byte atomically
+ *   - blocks are read with inline-asm vmovdqa / vpermd (avx2_load_racy): no
+ *     C access, so no C data race; the hardware reads every byte atomically
  *     and bits only go 0 -> 1, so any mix of old and new bytes a racing read
- *     sees is a valid answer, as with the scalar kernel's relaxed loads
- *     (the avx512 kernel does the same). Lookups use it on every filter: it
- *     is the same instruction as a plain load.
+ *     sees is a valid answer, as with the scalar kernel's relaxed loads (the
+ *     avx512 kernel does the same). Lookups read this way on every filter:
+ *     it is the same instruction as a plain load.
  *   - inserts OR only the bits still missing, one relaxed `lock or` per
  *     64-bit word that has any (the filter bytes equal bloomsimd_block_or's);
  *   - insert-and-report-new sets each missing bit with a relaxed atomic
- *     fetch-OR of that bit (`lock bts`) and calls the key new if any returned
- *     the bit clear: of two threads racing on a new key, the first to set a
- *     bit that was missing sees it clear (bloomsimd_block_or_report's rule).
+ *     fetch-OR of that one bit (`lock bts`) and calls the key new if any
+ *     returned the bit clear: of two threads racing on a new key, the first
+ *     to set a bit that was missing sees it clear (bloomsimd_block_or_report's
+ *     rule).
  */
 #include <immintrin.h>
+#include <stddef.h>
 
 #include "layout.h"
 
@@ -47,8 +58,8 @@
  * 64 keys ahead. A t0 prefetch that misses holds one of the few L1 miss
  * buffers until the line arrives, which capped the lines in flight; t1 fills
  * L2, the probe then hits L2, and the lines in flight grow with the distance
- * (10^8 keys: lookups 14.7 -> 9.8 ns/key, t0 -> t1). The distance sweep is
- * in docs/kernels/avx2.md.
+ * (10^8 keys: lookups 14.7 -> 9.8 ns/key, t0 -> t1; the sweep is in
+ * docs/kernels/avx2.md).
  */
 #ifndef BLOOMSIMD_AVX2_DISTANCE
 #define BLOOMSIMD_AVX2_DISTANCE 64u
@@ -66,8 +77,8 @@
 #define AVX2_RING (2 * AVX2_DISTANCE)
 #define AVX2_RING_MASK (AVX2_RING - 1)
 
-_Static_assert(BLOOMSIMD_AVX2_DISTANCE >= 8 && (BLOOMSIMD_AVX2_DISTANCE & (BLOOMSIMD_AVX2_DISTANCE - 1)) == 0,
-               "the prefetch distance must be a power of two >= the group size");
+_Static_assert(BLOOMSIMD_AVX2_DISTANCE >= 16 && (BLOOMSIMD_AVX2_DISTANCE & (BLOOMSIMD_AVX2_DISTANCE - 1)) == 0,
+               "the prefetch distance must be a power of two of at least two groups");
 
 #define AVX2_INLINE static inline __attribute__((always_inline))
 
@@ -84,21 +95,10 @@ _Static_assert(BLOOMSIMD_AVX2_DISTANCE >= 8 && (BLOOMSIMD_AVX2_DISTANCE & (BLOOM
  * products once shifted left by 32. So three vpmuludq, one shift right, one
  * shift left and two adds. c_lo / c_hi hold cl / ch in the low half of each lane.
  */
-#ifndef AVX2_SHUF
-#define AVX2_SHUF 1
-#endif
-/* The high half of each 64-bit lane moved to the low half, for vpmuludq
- * (which reads only the low half): vpshufd runs on the shuffle ports,
- * leaving the shift ports (which the hash and the probe crowd) alone. */
-AVX2_INLINE __m256i avx2_high_halves(__m256i a)
-{
-    return AVX2_SHUF ? _mm256_shuffle_epi32(a, 0xf5) : _mm256_srli_epi64(a, 32);
-}
-
 AVX2_INLINE __m256i avx2_mul64(__m256i a, __m256i c_lo, __m256i c_hi)
 {
     __m256i lolo = _mm256_mul_epu32(a, c_lo);
-    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(avx2_high_halves(a), c_lo), _mm256_mul_epu32(a, c_hi));
+    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), c_lo), _mm256_mul_epu32(a, c_hi));
     return _mm256_add_epi64(lolo, _mm256_slli_epi64(cross, 32));
 }
 
@@ -144,14 +144,14 @@ static void avx2_hash_u64(uint64_t hash_bitflip, const uint64_t *keys, size_t n,
 }
 
 /* ---------------------------------------------------------------------------
- * Word selection: the expanded rows.
+ * Word selection: the rows.
  * ------------------------------------------------------------------------ */
 
-/* One row: e_w = (select >> w) & 1 for words 0-15, as two ymm. */
 #define AVX2_ROW_WORDS 16u
 
-/* e of one 16-bit select mask. Broadcast as 16-bit lanes, each dword holds
- * select twice; AND with 1 << w keeps bit w, and min(., 1) makes it 0 or 1. */
+/* e of one 16-bit select mask, as two ymm. Broadcast as 16-bit lanes, each
+ * dword holds select twice; AND with 1 << w keeps bit w, min(., 1) makes it
+ * 0 or 1. */
 AVX2_INLINE void avx2_select_lanes(unsigned select, __m256i *e0, __m256i *e1)
 {
     const __m256i bit0 = _mm256_setr_epi32(1 << 0, 1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5, 1 << 6, 1 << 7);
@@ -163,27 +163,32 @@ AVX2_INLINE void avx2_select_lanes(unsigned select, __m256i *e0, __m256i *e1)
 }
 
 /*
- * The selection rows of one k:
- *   expanded  row r = e of SELECT[r] (above): inserts, and lookups for k > 8;
- *   compact   k <= 8 only: row r lists the selected words, 8 lanes: the
- *             salt of the i-th selected word, and its word index with bit 31
- *             set if it lies in the upper half (vpermd reads bits 0-2,
- *             vblendvps bit 31); lanes past k repeat the first word, which
- *             tests it twice and changes no answer.
+ * The rows of one k: two tables of 64 rows of 64 bytes, a fixed distance
+ * apart, so that one row address (the compact row's) serves both:
+ *   compact   (k <= 8) the selected words as 8 lanes: the salt of the i-th
+ *             selected word, and its word index with bit 31 set if it lies
+ *             in the upper half (vpermd reads bits 0-2, vblendvps bit 31);
+ *             lanes past k repeat the first selected word, which tests that
+ *             word twice and changes no answer;
+ *   expanded  e of the entry (avx2_select_lanes), every k.
+ * 8 KiB per k in use.
  */
+#define AVX2_EXPANDED_OFFSET (BLOOMSIMD_SELECT_ENTRIES * 64u)
 typedef struct avx2_rows {
-    _Alignas(64) uint32_t expanded[BLOOMSIMD_SELECT_ENTRIES][AVX2_ROW_WORDS];
     _Alignas(64) uint32_t compact[BLOOMSIMD_SELECT_ENTRIES][AVX2_ROW_WORDS];
+    uint32_t expanded[BLOOMSIMD_SELECT_ENTRIES][AVX2_ROW_WORDS];
 } avx2_rows;
+_Static_assert(offsetof(avx2_rows, expanded) == AVX2_EXPANDED_OFFSET, "the row tables lie a fixed distance apart");
 
 static void avx2_build_rows(const uint16_t *select, uint32_t k, avx2_rows *rows)
 {
     static const uint32_t salts[16] = BLOOMSIMD_SALTS;
+    memset(rows->compact, 0, sizeof rows->compact);
     for (unsigned r = 0; r < BLOOMSIMD_SELECT_ENTRIES; r++) {
         __m256i e0, e1;
         avx2_select_lanes(select[r], &e0, &e1);
-        _mm256_store_si256((__m256i *)(void *)rows->expanded[r], e0);
-        _mm256_store_si256((__m256i *)(void *)(rows->expanded[r] + 8), e1);
+        _mm256_storeu_si256((__m256i *)(void *)rows->expanded[r], e0);
+        _mm256_storeu_si256((__m256i *)(void *)(rows->expanded[r] + 8), e1);
         if (k > 8) continue;
         unsigned words[16], count = 0;
         for (unsigned w = 0; w < 16; w++)
@@ -202,7 +207,7 @@ static void avx2_build_rows(const uint16_t *select, uint32_t k, avx2_rows *rows)
  * table it expanded; later calls (any thread) see that pointer with an
  * acquire load and use the rows. A call that finds the slot being built by
  * another thread, or built from another table (only a test's hand-made
- * geometry could do that), builds into the caller's scratch (~100 ns), so
+ * geometry can do that), builds into the caller's scratch (~0.1 us), so
  * nothing ever waits and the rows always match g->select.
  */
 typedef struct avx2_select_slot {
@@ -228,43 +233,8 @@ static const avx2_rows *avx2_select_rows(const bloomsimd_geometry *g, avx2_rows 
 }
 
 /* ---------------------------------------------------------------------------
- * Per-call constants, block addresses, the probe of one key.
+ * The probe of one key.
  * ------------------------------------------------------------------------ */
-
-/* nblocks == 2^32 does not fit the 32-bit multiplier lane; then
- * ((h >> 32) * 2^32) >> 32 is just h >> 32 (`full`). */
-typedef struct avx2_ctx {
-    const char *base; /* g->words as bytes */
-    const char *rows; /* the expanded rows as bytes */
-    uint64_t nblocks;
-    uint64_t bitflip;
-    bool full;
-} avx2_ctx;
-
-AVX2_INLINE avx2_ctx avx2_make_ctx(const bloomsimd_geometry *g, const void *rows)
-{
-    avx2_ctx c = {(const char *)(const void *)g->words, (const char *)(const void *)rows, g->nblocks,
-                  g->hash_bitflip, g->nblocks > UINT32_MAX};
-    return c;
-}
-
-/* Block address of each hash: base + ((h >> 32) * nblocks >> 32) * 64. */
-AVX2_INLINE __m256i avx2_block_addrs(const avx2_ctx *c, __m256i h)
-{
-    const __m256i nblocks = _mm256_set1_epi64x((long long)c->nblocks);
-    const __m256i base = _mm256_set1_epi64x((long long)(uintptr_t)c->base);
-    if (c->full) return _mm256_add_epi64(_mm256_slli_epi64(_mm256_srli_epi64(h, 32), 6), base);
-    /* ((hi * nblocks) >> 32) << 6 = ((hi * nblocks) >> 26) with the low 6 bits cleared */
-    __m256i scaled = _mm256_mul_epu32(avx2_high_halves(h), nblocks);
-    return _mm256_add_epi64(_mm256_and_si256(_mm256_srli_epi64(scaled, 26), _mm256_set1_epi64x(~INT64_C(63))), base);
-}
-
-/* Row address of each hash: rows + (lo >> 26) * 64 = rows + ((h >> 20) & 0xfc0). */
-AVX2_INLINE __m256i avx2_row_addrs(const avx2_ctx *c, __m256i h)
-{
-    const __m256i index = _mm256_and_si256(_mm256_srli_epi64(h, 20), _mm256_set1_epi64x(0xfc0));
-    return _mm256_add_epi64(index, _mm256_set1_epi64x((long long)(uintptr_t)c->rows));
-}
 
 /* The 16 bit positions c_w = (lo * SALT[w]) >> 27, as two ymm. */
 AVX2_INLINE void avx2_bit_counts(uint32_t lo, __m256i *c0, __m256i *c1)
@@ -285,30 +255,7 @@ AVX2_INLINE __m256i avx2_load_racy(const char *p)
     return v;
 }
 
-/* One key's probe inputs: its bit positions c and its selection row e. */
-typedef struct avx2_key {
-    __m256i c0, c1, e0, e1;
-} avx2_key;
-
-/* The key of a hash and its row (an expanded row in memory). */
-AVX2_INLINE avx2_key avx2_key_of(uint64_t hash, const char *row)
-{
-    avx2_key key;
-    avx2_bit_counts((uint32_t)hash, &key.c0, &key.c1);
-    key.e0 = _mm256_load_si256((const __m256i *)(const void *)row);
-    key.e1 = _mm256_load_si256((const __m256i *)(const void *)(row + 32));
-    return key;
-}
-
-/* 8 lanes, each 1 where a selected word of the block lacks its bit. */
-AVX2_INLINE __m256i avx2_missing_lanes(const char *block, avx2_key key)
-{
-    __m256i t0 = _mm256_srlv_epi32(avx2_load_racy(block), key.c0);
-    __m256i t1 = _mm256_srlv_epi32(avx2_load_racy(block + 32), key.c1);
-    return _mm256_or_si256(_mm256_andnot_si256(t0, key.e0), _mm256_andnot_si256(t1, key.e1));
-}
-
-/* A block half through vpermd, read as avx2_load_racy reads it. */
+/* A block half permuted by vpermd, read as avx2_load_racy reads. */
 AVX2_INLINE __m256i avx2_permute_racy(const char *p, __m256i index)
 {
     __m256i v;
@@ -316,9 +263,33 @@ AVX2_INLINE __m256i avx2_permute_racy(const char *p, __m256i index)
     return v;
 }
 
-/* k <= 8, one compact row: the k selected words gathered into one ymm
- * (vpermd from each half, vblendvps by bit 31 of the index), their bits
- * from one multiply; 8 lanes, 1 where the word lacks its bit. */
+/* One key's probe inputs: its bit positions c and its selection e. */
+typedef struct avx2_key {
+    __m256i c0, c1, e0, e1;
+} avx2_key;
+
+/* The key of a hash, with e from its expanded row (`row` is its compact
+ * row; the expanded row lies AVX2_EXPANDED_OFFSET further). */
+AVX2_INLINE avx2_key avx2_key_of(uint64_t hash, const char *row)
+{
+    avx2_key key;
+    avx2_bit_counts((uint32_t)hash, &key.c0, &key.c1);
+    key.e0 = _mm256_load_si256((const __m256i *)(const void *)(row + AVX2_EXPANDED_OFFSET));
+    key.e1 = _mm256_load_si256((const __m256i *)(const void *)(row + AVX2_EXPANDED_OFFSET + 32));
+    return key;
+}
+
+/* Per lane, nonzero (1) where a selected word of the block lacks its bit. */
+AVX2_INLINE __m256i avx2_missing_lanes(const char *block, avx2_key key)
+{
+    __m256i t0 = _mm256_srlv_epi32(avx2_load_racy(block), key.c0);
+    __m256i t1 = _mm256_srlv_epi32(avx2_load_racy(block + 32), key.c1);
+    return _mm256_or_si256(_mm256_andnot_si256(t0, key.e0), _mm256_andnot_si256(t1, key.e1));
+}
+
+/* As avx2_missing_lanes for k <= 8 through the compact row: the selected
+ * words gathered into one ymm (vpermd from each half, vblendvps by bit 31
+ * of the index), their bits from one multiply by the gathered salts. */
 AVX2_INLINE __m256i avx2_missing_compact(const char *block, uint64_t hash, const char *row)
 {
     const __m256i salt = _mm256_load_si256((const __m256i *)(const void *)row);
@@ -328,13 +299,6 @@ AVX2_INLINE __m256i avx2_missing_compact(const char *block, uint64_t hash, const
     __m256i words = _mm256_castps_si256(
         _mm256_blendv_ps(_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi), _mm256_castsi256_ps(index)));
     return _mm256_andnot_si256(_mm256_srlv_epi32(words, c), _mm256_set1_epi32(1));
-}
-
-/* Nonzero if a selected word of the block lacks its bit. */
-AVX2_INLINE int avx2_missing(const char *block, avx2_key key)
-{
-    __m256i missing = avx2_missing_lanes(block, key);
-    return !_mm256_testz_si256(missing, missing);
 }
 
 /* The key's 16-word mask, e_w << c_w. */
@@ -364,7 +328,9 @@ AVX2_INLINE void avx2_or_atomic(char *block, __m256i missing0, __m256i missing1)
 }
 
 /* As avx2_or_atomic, one bit at a time, returning 1 if any bit was still
- * clear when this thread set it (a relaxed fetch-OR of one bit: `lock bts`). */
+ * clear when this thread set it. Each 32-bit word of `missing` has at most
+ * one bit; the fetch-OR of a single constant-shaped bit whose result is
+ * tested compiles to `lock bts`. */
 AVX2_INLINE uint8_t avx2_or_report_atomic(char *block, __m256i missing0, __m256i missing1)
 {
     const __m256i zero = _mm256_setzero_si256();
@@ -378,9 +344,10 @@ AVX2_INLINE uint8_t avx2_or_report_atomic(char *block, __m256i missing0, __m256i
     uint64_t *q = (uint64_t *)(void *)block;
     uint8_t fresh = 0;
     for (; words; words &= words - 1) {
-        unsigned w = (unsigned)__builtin_ctz(words); /* 32-bit word w: one bit, in 64-bit word w / 2 */
-        uint64_t bit = (uint64_t)m[w] << (32u * (w & 1u));
-        fresh |= (__atomic_fetch_or(q + w / 2, bit, __ATOMIC_RELAXED) & bit) == 0;
+        unsigned w = (unsigned)__builtin_ctz(words); /* 32-bit word w is half w % 2 of 64-bit word w / 2 */
+        unsigned bit = ((unsigned)__builtin_ctz(m[w]) + 32u * (w & 1u)) & 63u; /* the & lets gcc see `lock bts` */
+        uint64_t one = UINT64_C(1) << bit;
+        fresh |= (__atomic_fetch_or(q + w / 2, one, __ATOMIC_RELAXED) & one) == 0;
     }
     return fresh;
 }
@@ -389,33 +356,65 @@ AVX2_INLINE void avx2_insert_key(char *block, avx2_key key, const int concurrent
 {
     __m256i m0, m1;
     avx2_masks(key, &m0, &m1);
-    __m256i *b = (__m256i *)(void *)block;
     if (concurrent) {
         avx2_or_atomic(block, _mm256_andnot_si256(avx2_load_racy(block), m0),
                        _mm256_andnot_si256(avx2_load_racy(block + 32), m1));
         return;
     }
+    __m256i *b = (__m256i *)(void *)block;
     _mm256_store_si256(b, _mm256_or_si256(_mm256_load_si256(b), m0));
     _mm256_store_si256(b + 1, _mm256_or_si256(_mm256_load_si256(b + 1), m1));
 }
 
-/* Insert one key and return 1 if any of its bits was missing before. Keys
- * are inserted in order, each with its own load and store, so a later key
- * in the same block sees the earlier key's bits (store-to-load forwarding):
- * the in-order rule of kernel.h. */
-AVX2_INLINE uint8_t avx2_insert_new_key(char *block, avx2_key key, const int concurrent)
+/* Insert one key into a plain filter and return the bits of its mask that
+ * the block lacked (nonzero: the key is new). Keys are inserted in order,
+ * each with its own load and store, so a later key in the same block sees
+ * the earlier key's bits: the in-order rule of kernel.h. */
+AVX2_INLINE __m256i avx2_insert_new_lanes(char *block, avx2_key key)
 {
     __m256i m0, m1;
     avx2_masks(key, &m0, &m1);
-    if (concurrent)
-        return avx2_or_report_atomic(block, _mm256_andnot_si256(avx2_load_racy(block), m0),
-                                     _mm256_andnot_si256(avx2_load_racy(block + 32), m1));
     __m256i *b = (__m256i *)(void *)block;
     __m256i b0 = _mm256_load_si256(b), b1 = _mm256_load_si256(b + 1);
-    __m256i missing = _mm256_or_si256(_mm256_andnot_si256(b0, m0), _mm256_andnot_si256(b1, m1));
     _mm256_store_si256(b, _mm256_or_si256(b0, m0));
     _mm256_store_si256(b + 1, _mm256_or_si256(b1, m1));
+    return _mm256_or_si256(_mm256_andnot_si256(b0, m0), _mm256_andnot_si256(b1, m1));
+}
+
+/* Insert one key, return 1 if it was new. */
+AVX2_INLINE uint8_t avx2_insert_new_key(char *block, avx2_key key, const int concurrent)
+{
+    if (concurrent) {
+        __m256i m0, m1;
+        avx2_masks(key, &m0, &m1);
+        return avx2_or_report_atomic(block, _mm256_andnot_si256(avx2_load_racy(block), m0),
+                                     _mm256_andnot_si256(avx2_load_racy(block + 32), m1));
+    }
+    __m256i missing = avx2_insert_new_lanes(block, key);
     return (uint8_t)!_mm256_testz_si256(missing, missing);
+}
+
+/*
+ * Bit j set if all 8 lanes of x_j are zero. Signed-saturating packs keep a
+ * lane nonzero iff it was: two levels take 4 vectors x 8 lanes to 4 x 8
+ * bytes, split over the two 128-bit lanes; OR the halves, and one compare
+ * and one movemask give the 8 answers: ~1.4 instructions per key instead of
+ * a vptest, setcc, shift and OR each (lookups 30.5 -> 27.6 instructions per
+ * key). avx2_zero_mask_packed is the last step, for callers that pack as
+ * they go.
+ */
+AVX2_INLINE unsigned avx2_zero_mask_packed(__m256i q0, __m256i q1)
+{
+    __m256i any = _mm256_or_si256(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
+    __m256i zero = _mm256_cmpeq_epi32(any, _mm256_setzero_si256());
+    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(zero));
+}
+
+AVX2_INLINE unsigned avx2_zero_mask8(__m256i x0, __m256i x1, __m256i x2, __m256i x3, __m256i x4, __m256i x5,
+                                     __m256i x6, __m256i x7)
+{
+    __m256i q0 = _mm256_packs_epi16(_mm256_packs_epi32(x0, x1), _mm256_packs_epi32(x2, x3));
+    return avx2_zero_mask_packed(q0, _mm256_packs_epi16(_mm256_packs_epi32(x4, x5), _mm256_packs_epi32(x6, x7)));
 }
 
 /* ---------------------------------------------------------------------------
@@ -424,18 +423,37 @@ AVX2_INLINE uint8_t avx2_insert_new_key(char *block, avx2_key key, const int con
  * earlier.
  * ------------------------------------------------------------------------ */
 
+/* Per-call constants. nblocks == 2^32 does not fit the 32-bit multiplier
+ * lane; then ((h >> 32) * 2^32) >> 32 is just h >> 32 (`full`). */
+typedef struct avx2_ctx {
+    const char *base; /* g->words as bytes */
+    const char *rows; /* the compact rows of g->select as bytes */
+    uint64_t nblocks;
+    uint64_t bitflip;
+    bool full;
+} avx2_ctx;
+
+/* Per staged key: its hash, and the addresses of its block and its row. */
 typedef struct avx2_ring {
     _Alignas(32) uint64_t hash[AVX2_RING];
-    _Alignas(32) uint64_t block[AVX2_RING]; /* address of the key's block */
-    _Alignas(32) uint64_t row[AVX2_RING];   /* address of the key's expanded selection row */
+    _Alignas(32) uint64_t block[AVX2_RING];
+    _Alignas(32) uint64_t row[AVX2_RING];
 } avx2_ring;
 
-/* The 4 64-bit lanes of v as scalars (vmovq/vpextrq). */
-AVX2_INLINE void avx2_lanes(__m256i v, uint64_t lane[4])
+/* Block address of each hash: base + ((h >> 32) * nblocks >> 32) * 64. */
+AVX2_INLINE __m256i avx2_block_addrs(const avx2_ctx *c, __m256i h)
 {
-    const __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
-    lane[0] = (uint64_t)_mm_cvtsi128_si64(lo), lane[1] = (uint64_t)_mm_extract_epi64(lo, 1);
-    lane[2] = (uint64_t)_mm_cvtsi128_si64(hi), lane[3] = (uint64_t)_mm_extract_epi64(hi, 1);
+    const __m256i nblocks = _mm256_set1_epi64x((long long)c->nblocks);
+    __m256i hi = _mm256_srli_epi64(h, 32);
+    __m256i block = c->full ? hi : _mm256_srli_epi64(_mm256_mul_epu32(hi, nblocks), 32);
+    return _mm256_add_epi64(_mm256_slli_epi64(block, 6), _mm256_set1_epi64x((long long)(uintptr_t)c->base));
+}
+
+/* Row address of each hash: rows + (lo >> 26) * 64 = rows + ((h >> 20) & 0xfc0). */
+AVX2_INLINE __m256i avx2_row_addrs(const avx2_ctx *c, __m256i h)
+{
+    const __m256i index = _mm256_and_si256(_mm256_srli_epi64(h, 20), _mm256_set1_epi64x(0xfc0));
+    return _mm256_add_epi64(index, _mm256_set1_epi64x((long long)(uintptr_t)c->rows));
 }
 
 AVX2_INLINE void avx2_prefetch(uint64_t block, const int for_write)
@@ -454,11 +472,12 @@ AVX2_INLINE uint64_t avx2_load_u64(const uint64_t *p)
     return v;
 }
 
-#ifndef AVX2_PREFETCH_LAG
-#define AVX2_PREFETCH_LAG 1
-#endif
-
-/* i is a multiple of AVX2_GROUP, so the group's slots are contiguous. */
+/* Stage one group (i is a multiple of AVX2_GROUP, so its slots are
+ * contiguous). A full group is not prefetched here but by the next stage
+ * call (avx2_prefetch_staged), which reads the addresses back from the ring
+ * once the stores have long completed: taking them out of the vector
+ * registers costs 7 shuffle-port uops per 4 keys (vmovq, vpextrq,
+ * vextracti128), and reloading a fresh 256-bit store stalls. */
 AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, size_t count, avx2_ring *r,
                             const int from_keys, const int for_write)
 {
@@ -467,15 +486,9 @@ AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, si
         for (size_t half = 0; half < AVX2_GROUP; half += 4) {
             __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + half));
             if (from_keys) h = avx2_xxh3(h, _mm256_set1_epi64x((long long)c->bitflip));
-            const __m256i block = avx2_block_addrs(c, h);
             _mm256_store_si256((__m256i *)(void *)(r->hash + slot + half), h);
-            _mm256_store_si256((__m256i *)(void *)(r->block + slot + half), block);
+            _mm256_store_si256((__m256i *)(void *)(r->block + slot + half), avx2_block_addrs(c, h));
             _mm256_store_si256((__m256i *)(void *)(r->row + slot + half), avx2_row_addrs(c, h));
-            if (!AVX2_PREFETCH_LAG) {
-                uint64_t lane[4];
-                avx2_lanes(block, lane);
-                for (size_t j = 0; j < 4; j++) avx2_prefetch(lane[j], for_write);
-            }
         }
         return;
     }
@@ -501,52 +514,63 @@ static inline size_t avx2_min(size_t a, size_t b) { return a < b ? a : b; }
 /* What a pipeline run does with each staged key. */
 enum { AVX2_LOOKUP, AVX2_INSERT, AVX2_INSERT_NEW, AVX2_TOUCH };
 
-/* The 8-bit hit mask (bit j: key base + j may be present) of `count` keys. */
-#ifndef AVX2_PACK
-#define AVX2_PACK 1
-#endif
-
-/* Key `slot` as 0/1 missing lanes. */
-AVX2_INLINE __m256i avx2_group_missing(const avx2_ring *r, size_t slot, const int compact)
+/* Staged key `slot` as missing lanes (nonzero: a selected word lacks its bit). */
+AVX2_INLINE __m256i avx2_staged_missing(const avx2_ring *r, size_t slot, const int compact)
 {
     const char *block = (const char *)(uintptr_t)r->block[slot], *row = (const char *)(uintptr_t)r->row[slot];
     if (compact) return avx2_missing_compact(block, r->hash[slot], row);
     return avx2_missing_lanes(block, avx2_key_of(r->hash[slot], row));
 }
 
+/* The hit mask (bit j: key base + j may be present) of `count` staged keys. */
 AVX2_INLINE unsigned avx2_lookup_group(const avx2_ring *r, size_t base, size_t count, const int compact)
 {
-    size_t slot = base & AVX2_RING_MASK;
+    size_t s = base & AVX2_RING_MASK;
+    if (count == AVX2_GROUP)
+        return avx2_zero_mask8(avx2_staged_missing(r, s + 0, compact), avx2_staged_missing(r, s + 1, compact),
+                               avx2_staged_missing(r, s + 2, compact), avx2_staged_missing(r, s + 3, compact),
+                               avx2_staged_missing(r, s + 4, compact), avx2_staged_missing(r, s + 5, compact),
+                               avx2_staged_missing(r, s + 6, compact), avx2_staged_missing(r, s + 7, compact));
     unsigned hits = 0;
-    if (AVX2_PACK && count == AVX2_GROUP) {
-        /* Signed-saturating packs keep a lane nonzero iff it was: two levels
-         * take 4 keys x 8 lanes to 4 keys x 8 bytes, split over the two
-         * 128-bit lanes; OR the halves, and one compare and movemask give
-         * 8 answers. */
-        __m256i p01 = _mm256_packs_epi32(avx2_group_missing(r, slot + 0, compact), avx2_group_missing(r, slot + 1, compact));
-        __m256i p23 = _mm256_packs_epi32(avx2_group_missing(r, slot + 2, compact), avx2_group_missing(r, slot + 3, compact));
-        __m256i p45 = _mm256_packs_epi32(avx2_group_missing(r, slot + 4, compact), avx2_group_missing(r, slot + 5, compact));
-        __m256i p67 = _mm256_packs_epi32(avx2_group_missing(r, slot + 6, compact), avx2_group_missing(r, slot + 7, compact));
-        __m256i q0 = _mm256_packs_epi16(p01, p23), q1 = _mm256_packs_epi16(p45, p67);
-        __m256i any = _mm256_or_si256(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
-        __m256i hit = _mm256_cmpeq_epi32(any, _mm256_setzero_si256());
-        return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(hit));
-    }
     for (size_t j = 0; j < count; j++) {
-        __m256i missing = avx2_group_missing(r, slot + j, compact);
+        __m256i missing = avx2_staged_missing(r, s + j, compact);
         hits |= (unsigned)_mm256_testz_si256(missing, missing) << j;
     }
     return hits;
 }
 
+/* The new-key mask of a full group of staged keys, inserted in key order
+ * (each key's load follows the previous key's store). Packed as they come
+ * (avx2_zero_mask8's steps), so that at most three partial results stay in
+ * registers instead of eight vectors spilling. */
+AVX2_INLINE unsigned avx2_insert_new_group(const avx2_ring *r, size_t base)
+{
+    size_t s = base & AVX2_RING_MASK;
+#define AVX2_NEW(j)                                                                                                   \
+    avx2_insert_new_lanes((char *)(uintptr_t)r->block[s + (j)],                                                     \
+                          avx2_key_of(r->hash[s + (j)], (const char *)(uintptr_t)r->row[s + (j)]))
+    __m256i p01 = AVX2_NEW(0);
+    p01 = _mm256_packs_epi32(p01, AVX2_NEW(1));
+    __m256i p23 = AVX2_NEW(2);
+    p23 = _mm256_packs_epi32(p23, AVX2_NEW(3));
+    __m256i q0 = _mm256_packs_epi16(p01, p23);
+    __m256i p45 = AVX2_NEW(4);
+    p45 = _mm256_packs_epi32(p45, AVX2_NEW(5));
+    __m256i p67 = AVX2_NEW(6);
+    p67 = _mm256_packs_epi32(p67, AVX2_NEW(7));
+#undef AVX2_NEW
+    return ~avx2_zero_mask_packed(q0, _mm256_packs_epi16(p45, p67)) & 0xffu;
+}
+
 /*
- * Positions of the set bits of every byte value, packed one per byte
- * (AVX2_INDEX_LUT[m] byte i = the i-th set bit of m): the INDICES form turns
- * a group's 8-bit hit mask into its hit indices with one load, one widening
- * and one 32-byte store.
+ * Positions of the set bits of every byte value, packed one per byte (byte
+ * i of avx2_index_lut[m] = the i-th set bit of m): the INDICES form turns a
+ * group's hit mask into its hit indices with one load, one widening and one
+ * 32-byte store.
  */
-#define AVX2_POP8(m) (((m) & 1) + ((m) >> 1 & 1) + ((m) >> 2 & 1) + ((m) >> 3 & 1) + ((m) >> 4 & 1) + ((m) >> 5 & 1) + \
-                      ((m) >> 6 & 1) + ((m) >> 7 & 1))
+#define AVX2_POP8(m)                                                                                                  \
+    (((m) & 1) + ((m) >> 1 & 1) + ((m) >> 2 & 1) + ((m) >> 3 & 1) + ((m) >> 4 & 1) + ((m) >> 5 & 1) +                 \
+     ((m) >> 6 & 1) + ((m) >> 7 & 1))
 #define AVX2_LUT_BIT(m, j) (((m) >> (j) & 1) ? (uint64_t)(j) << (8 * AVX2_POP8((m) & ((1 << (j)) - 1))) : 0)
 #define AVX2_LUT_ENTRY(m)                                                                                             \
     (AVX2_LUT_BIT(m, 0) | AVX2_LUT_BIT(m, 1) | AVX2_LUT_BIT(m, 2) | AVX2_LUT_BIT(m, 3) | AVX2_LUT_BIT(m, 4) |      \
@@ -557,13 +581,15 @@ AVX2_INLINE unsigned avx2_lookup_group(const avx2_ring *r, size_t base, size_t c
 static const uint64_t avx2_index_lut[256] = {AVX2_LUT64(0), AVX2_LUT64(64), AVX2_LUT64(128), AVX2_LUT64(192)};
 
 /*
- * Writes a group's hits in `form` and returns how many there were. `hits`
- * has bit j for key first + j; count is 8 except in the last group.
- *   BYTES: bit j -> byte j: multiply spreads the mask to every byte, the
- *   AND keeps bit j in byte j, and adding 0x7f per byte carries any nonzero
- *   byte into its top bit (at most 0x80 + 0x7f: never past the byte).
- *   INDICES: a full group stores 8 indices at out + hits-so-far; those past
- *   its own hits are overwritten later or lie below n (first + 8 <= n).
+ * Writes a group's answers in `form` and returns how many are set. `hits`
+ * has bit j for key first + j; count is 8 except in the last group; `total`
+ * is the count of earlier hits (where INDICES continue).
+ *   BYTES: bit j -> byte j: the multiply copies the mask into every byte,
+ *   the AND keeps bit j in byte j, and adding 0x7f per byte carries a
+ *   nonzero byte into its top bit (at most 0x80 + 0x7f: never past it).
+ *   INDICES: a full group stores 8 indices at out + total; those past its
+ *   own hits are overwritten later or lie below n (total + 8 <= first + 8
+ *   <= n), inside the caller's uint32_t[n].
  */
 AVX2_INLINE size_t avx2_put_hits(bloomsimd_hit_form form, void *out, size_t first, size_t count, unsigned hits,
                                  size_t total)
@@ -589,9 +615,9 @@ AVX2_INLINE size_t avx2_put_hits(bloomsimd_hit_form form, void *out, size_t firs
 }
 
 /*
- * Probe the `count` keys staged at [base, base + count). With count ==
- * AVX2_GROUP (every group but the last) the loop has a constant trip count
- * and unrolls.
+ * Probe the `count` keys staged at [base, base + count): look up (answers
+ * in `form`), insert, insert and report new (bytes), or read the first word
+ * of each block (touch, summed into *touched). Returns the hits or new keys.
  */
 AVX2_INLINE size_t avx2_probe_group(const avx2_ring *r, size_t base, size_t count, const int op, const int concurrent,
                                     const int compact, bloomsimd_hit_form form, void *out, size_t total,
@@ -600,6 +626,8 @@ AVX2_INLINE size_t avx2_probe_group(const avx2_ring *r, size_t base, size_t coun
     size_t slot = base & AVX2_RING_MASK;
     if (op == AVX2_LOOKUP)
         return avx2_put_hits(form, out, base, count, avx2_lookup_group(r, base, count, compact), total);
+    if (op == AVX2_INSERT_NEW && !concurrent && count == AVX2_GROUP)
+        return avx2_put_hits(BLOOMSIMD_HITS_BYTES, out, base, count, avx2_insert_new_group(r, base), 0);
     size_t fresh = 0;
     for (size_t j = 0; j < count; j++) {
         char *block = (char *)(uintptr_t)r->block[slot + j];
@@ -620,37 +648,35 @@ AVX2_INLINE size_t avx2_probe_group(const avx2_ring *r, size_t base, size_t coun
 }
 
 /*
- * Group g is staged (hashed, prefetched) AVX2_DISTANCE keys before it is
- * probed. The steady-state loop, where every group is full, is separate
- * from the ramp-up and drain so that it runs with constant group sizes.
- * Returns hits (lookups), new keys (insert-new) or the sum of the words
- * read (touch).
+ * Group g is staged AVX2_DISTANCE keys before it is probed, and prefetched
+ * one stage call after it was staged (`pending`: a full group staged but
+ * not yet prefetched). The steady-state loop, where every group is full, is
+ * separate from the ramp-up and drain so that it runs with constant group
+ * sizes. Returns hits (lookups), new keys (insert-new) or the sum of the
+ * words read (touch).
  */
 AVX2_INLINE size_t avx2_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, const int from_keys,
                             const int op, const int concurrent, const int compact, bloomsimd_hit_form form, void *out)
 {
-    avx2_rows scratch;
+    avx2_rows scratch; /* used only when the process-wide rows are not ready (avx2_select_rows) */
     const avx2_rows *rows = op == AVX2_TOUCH ? &scratch : avx2_select_rows(g, &scratch);
-    const avx2_ctx c = avx2_make_ctx(g, compact ? (const void *)rows->compact : (const void *)rows->expanded);
+    const avx2_ctx c = {(const char *)(const void *)g->words, (const char *)(const void *)rows->compact, g->nblocks,
+                        g->hash_bitflip, g->nblocks > UINT32_MAX};
     const int for_write = op == AVX2_INSERT || op == AVX2_INSERT_NEW;
     avx2_ring r;
-    size_t total = 0, base = 0;
+    size_t total = 0, base = 0, pending = SIZE_MAX;
     uint64_t touched = 0;
     if (op == AVX2_LOOKUP && out) bloomsimd_hits_begin(form, out, n);
-    /* With AVX2_PREFETCH_LAG, a full group is prefetched from the ring by
-     * the next stage call (`pending`), so its addresses need not leave the
-     * vector registers; a partial group prefetches itself. */
-    size_t pending = SIZE_MAX;
     for (size_t i = 0; i < n && i < AVX2_DISTANCE; i += AVX2_GROUP) {
         size_t count = avx2_min(AVX2_GROUP, n - i);
         avx2_stage(&c, src, i, count, &r, from_keys, for_write);
-        if (AVX2_PREFETCH_LAG && pending != SIZE_MAX) avx2_prefetch_staged(&r, pending, for_write);
+        if (pending != SIZE_MAX) avx2_prefetch_staged(&r, pending, for_write);
         pending = count == AVX2_GROUP ? i : SIZE_MAX;
     }
     for (; base + AVX2_DISTANCE + AVX2_GROUP <= n; base += AVX2_GROUP) {
-        /* every group here and the one staged before it are full */
+        /* here every group, and the one staged before it, is full */
         avx2_stage(&c, src, base + AVX2_DISTANCE, AVX2_GROUP, &r, from_keys, for_write);
-        if (AVX2_PREFETCH_LAG) avx2_prefetch_staged(&r, base + AVX2_DISTANCE - AVX2_GROUP, for_write);
+        avx2_prefetch_staged(&r, base + AVX2_DISTANCE - AVX2_GROUP, for_write);
         pending = base + AVX2_DISTANCE;
         total += avx2_probe_group(&r, base, AVX2_GROUP, op, concurrent, compact, form, out, total, &touched);
     }
@@ -659,9 +685,9 @@ AVX2_INLINE size_t avx2_run(const bloomsimd_geometry *g, const uint64_t *src, si
         if (next < n) {
             size_t count = avx2_min(AVX2_GROUP, n - next);
             avx2_stage(&c, src, next, count, &r, from_keys, for_write);
-            if (AVX2_PREFETCH_LAG && pending != SIZE_MAX) avx2_prefetch_staged(&r, pending, for_write);
+            if (pending != SIZE_MAX) avx2_prefetch_staged(&r, pending, for_write);
             pending = count == AVX2_GROUP ? next : SIZE_MAX;
-        } else if (AVX2_PREFETCH_LAG && pending != SIZE_MAX) {
+        } else if (pending != SIZE_MAX) {
             avx2_prefetch_staged(&r, pending, for_write);
             pending = SIZE_MAX;
         }
@@ -672,31 +698,27 @@ AVX2_INLINE size_t avx2_run(const bloomsimd_geometry *g, const uint64_t *src, si
 }
 
 /* ---------------------------------------------------------------------------
- * Kernel entries: one instantiation per (input, operation, form,
- * concurrency) keeps those branches out of the hot loops.
+ * Batch entries: one instantiation per (input, operation, form, selection
+ * shape, concurrency) keeps those branches out of the hot loops.
  * ------------------------------------------------------------------------ */
 
-#ifndef AVX2_COMPACT
-#define AVX2_COMPACT 1
-#endif
-
-AVX2_INLINE size_t avx2_lookup_form(const bloomsimd_geometry *g, const uint64_t *src, size_t n, const int from_keys,
-                                    bloomsimd_hit_form form, void *out)
+/* Lookups read blocks with avx2_load_racy on every filter: no concurrent
+ * instantiation. k <= 8 takes the compact probe. */
+AVX2_INLINE size_t avx2_lookup_in(const bloomsimd_geometry *g, const uint64_t *src, size_t n, const int from_keys,
+                                  bloomsimd_hit_form form, void *out)
 {
-    /* Lookups read blocks with avx2_load_racy on every filter: no
-     * concurrent instantiation needed. */
-    if (AVX2_COMPACT && g->k <= 8) return avx2_run(g, src, n, from_keys, AVX2_LOOKUP, 0, 1, form, out);
+    if (g->k <= 8) return avx2_run(g, src, n, from_keys, AVX2_LOOKUP, 0, 1, form, out);
     return avx2_run(g, src, n, from_keys, AVX2_LOOKUP, 0, 0, form, out);
 }
 
 AVX2_INLINE size_t avx2_lookup(const bloomsimd_geometry *g, const uint64_t *src, size_t n, const int from_keys,
                                bloomsimd_hit_form form, void *out)
 {
-    if (!out) return avx2_lookup_form(g, src, n, from_keys, BLOOMSIMD_HITS_BYTES, NULL);
+    if (!out) return avx2_lookup_in(g, src, n, from_keys, BLOOMSIMD_HITS_BYTES, NULL);
     switch (form) {
-    case BLOOMSIMD_HITS_BITMAP: return avx2_lookup_form(g, src, n, from_keys, BLOOMSIMD_HITS_BITMAP, out);
-    case BLOOMSIMD_HITS_INDICES: return avx2_lookup_form(g, src, n, from_keys, BLOOMSIMD_HITS_INDICES, out);
-    default: return avx2_lookup_form(g, src, n, from_keys, BLOOMSIMD_HITS_BYTES, out);
+    case BLOOMSIMD_HITS_BITMAP: return avx2_lookup_in(g, src, n, from_keys, BLOOMSIMD_HITS_BITMAP, out);
+    case BLOOMSIMD_HITS_INDICES: return avx2_lookup_in(g, src, n, from_keys, BLOOMSIMD_HITS_INDICES, out);
+    default: return avx2_lookup_in(g, src, n, from_keys, BLOOMSIMD_HITS_BYTES, out);
     }
 }
 
@@ -712,32 +734,32 @@ static size_t avx2_contains_u64(const bloomsimd_geometry *g, const uint64_t *key
     return avx2_lookup(g, keys, n, 1, form, out);
 }
 
+/* Inserts (AVX2_INSERT or AVX2_INSERT_NEW), one instantiation per concurrency. */
+AVX2_INLINE size_t avx2_insert(const bloomsimd_geometry *g, const uint64_t *src, size_t n, const int from_keys,
+                               const int op, uint8_t *out)
+{
+    if (g->concurrent) return avx2_run(g, src, n, from_keys, op, 1, 0, BLOOMSIMD_HITS_BYTES, out);
+    return avx2_run(g, src, n, from_keys, op, 0, 0, BLOOMSIMD_HITS_BYTES, out);
+}
+
 static void avx2_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
 {
-    if (g->concurrent)
-        avx2_run(g, hashes, n, 0, AVX2_INSERT, 1, 0, BLOOMSIMD_HITS_BYTES, NULL);
-    else
-        avx2_run(g, hashes, n, 0, AVX2_INSERT, 0, 0, BLOOMSIMD_HITS_BYTES, NULL);
+    avx2_insert(g, hashes, n, 0, AVX2_INSERT, NULL);
 }
 
 static void avx2_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
 {
-    if (g->concurrent)
-        avx2_run(g, keys, n, 1, AVX2_INSERT, 1, 0, BLOOMSIMD_HITS_BYTES, NULL);
-    else
-        avx2_run(g, keys, n, 1, AVX2_INSERT, 0, 0, BLOOMSIMD_HITS_BYTES, NULL);
+    avx2_insert(g, keys, n, 1, AVX2_INSERT, NULL);
 }
 
 static size_t avx2_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
 {
-    if (g->concurrent) return avx2_run(g, hashes, n, 0, AVX2_INSERT_NEW, 1, 0, BLOOMSIMD_HITS_BYTES, out);
-    return avx2_run(g, hashes, n, 0, AVX2_INSERT_NEW, 0, 0, BLOOMSIMD_HITS_BYTES, out);
+    return avx2_insert(g, hashes, n, 0, AVX2_INSERT_NEW, out);
 }
 
 static size_t avx2_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
 {
-    if (g->concurrent) return avx2_run(g, keys, n, 1, AVX2_INSERT_NEW, 1, 0, BLOOMSIMD_HITS_BYTES, out);
-    return avx2_run(g, keys, n, 1, AVX2_INSERT_NEW, 0, 0, BLOOMSIMD_HITS_BYTES, out);
+    return avx2_insert(g, keys, n, 1, AVX2_INSERT_NEW, out);
 }
 
 static uint64_t avx2_touch_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
@@ -745,38 +767,52 @@ static uint64_t avx2_touch_u64(const bloomsimd_geometry *g, const uint64_t *keys
     return avx2_run(g, keys, n, 1, AVX2_TOUCH, 0, 0, BLOOMSIMD_HITS_BYTES, NULL);
 }
 
-/*
- * Single keys: the same probe, with the row built in registers from the
- * 16-bit select (avx2_select_lanes: one broadcast, two ANDs, two mins)
- * instead of read from the expanded rows, which would cost an atomic load
- * and a compare per call to find.
- */
+/* ---------------------------------------------------------------------------
+ * Single keys: no pipeline and no rows (finding the process-wide rows
+ * would cost an atomic load and a compare per call).
+ * ------------------------------------------------------------------------ */
+
 AVX2_INLINE const char *avx2_block_of(const bloomsimd_geometry *g, uint64_t hash)
 {
     return (const char *)(const void *)g->words + bloomsimd_block_index(hash, g->nblocks) * 64u;
 }
 
-/* The key of a hash with its row built in registers. */
-AVX2_INLINE avx2_key avx2_key_in_registers(const bloomsimd_geometry *g, uint64_t hash)
-{
-    avx2_key key;
-    avx2_bit_counts((uint32_t)hash, &key.c0, &key.c1);
-    avx2_select_lanes(bloomsimd_word_select(g, hash), &key.e0, &key.e1);
-    return key;
-}
-
+/*
+ * With the 16-bit select broadcast to every lane, select >> w (vpsrlvd by
+ * the lane's word index) has bit 0 = "word w is selected", so
+ *     missing_w = ~(block_w >> c_w) & (select >> w)
+ * judged on bit 0 only, by one vptest against 1 in every lane. Rejected:
+ * the probed bits shifted to the sign, two vmovmskps and a scalar test
+ * against select (fewer instructions, 4% slower: docs/kernels/avx2.md).
+ */
 static int avx2_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
-    return !avx2_missing(avx2_block_of(g, hash), avx2_key_in_registers(g, hash));
+    static const uint32_t consts[24] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, /* word indices */
+                                        1, 1, 1, 1, 1, 1, 1, 1};
+    const uint32_t *k = consts;
+    __asm__("" : "+r"(k)); /* else gcc rebuilds these constants in registers, 3 instructions each */
+    const __m256i *cv = (const __m256i *)(const void *)k;
+    const char *block = avx2_block_of(g, hash);
+    __m256i c0, c1;
+    avx2_bit_counts((uint32_t)hash, &c0, &c1);
+    __m256i select = _mm256_set1_epi16((short)bloomsimd_word_select(g, hash));
+    __m256i t0 = _mm256_srlv_epi32(avx2_load_racy(block), c0);
+    __m256i t1 = _mm256_srlv_epi32(avx2_load_racy(block + 32), c1);
+    __m256i missing = _mm256_or_si256(_mm256_andnot_si256(t0, _mm256_srlv_epi32(select, _mm256_loadu_si256(cv))),
+                                      _mm256_andnot_si256(t1, _mm256_srlv_epi32(select, _mm256_loadu_si256(cv + 1))));
+    return _mm256_testz_si256(missing, _mm256_loadu_si256(cv + 2));
 }
 
 static void avx2_add_one(const bloomsimd_geometry *g, uint64_t hash)
 {
     char *block = (char *)(uintptr_t)avx2_block_of(g, hash);
+    avx2_key key;
+    avx2_bit_counts((uint32_t)hash, &key.c0, &key.c1);
+    avx2_select_lanes(bloomsimd_word_select(g, hash), &key.e0, &key.e1);
     if (g->concurrent)
-        avx2_insert_key(block, avx2_key_in_registers(g, hash), 1);
+        avx2_insert_key(block, key, 1);
     else
-        avx2_insert_key(block, avx2_key_in_registers(g, hash), 0);
+        avx2_insert_key(block, key, 0);
 }
 
 /* ---------------------------------------------------------------------------
