@@ -21,6 +21,13 @@ printf '\n\na\n\n' > empties.txt
 expect 0 "empty lines" "$BS" dedup empties.txt
 printf '\na\n' > want.txt
 stdout_is want.txt "one empty line kept, the others are repeats"
+head -c 300000 /dev/zero | tr '\0' '\n' > newlines.txt # 64 records in every 64-byte block
+for threads in 1 2; do
+  expect 0 "only empty lines, $threads thread(s)" "$BS" dedup --threads $threads newlines.txt
+  equals "$(od -An -c out | tr -d ' ')" '\n' "300000 empty lines are one record, $threads thread(s)"
+  expect 0 "count of empty lines, $threads thread(s)" "$BS" dedup --threads $threads --repeats newlines.txt
+  equals "$(wc -l < out)" 299999 "every empty line after the first is a repeat, $threads thread(s)"
+done
 expect 1 "empty input" "$BS" dedup /dev/null
 checks=$((checks + 1))
 [ -s out ] && fail "empty input printed something"
