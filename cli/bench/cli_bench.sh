@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cli_bench.sh — the command-line tool against the usual tools.
 #
-#   bash cli/bench/cli_bench.sh [--full] [--records N[,N...]] [--rounds R] [--build DIR]
-#                               [--dir DIR] [--md FILE] [--keep] [--only dedup|addquery]
+#   bash cli/bench/cli_bench.sh [--full] [--records N[,N...]] [--rounds R] [--ref-rounds K]
+#                               [--build DIR] [--dir DIR] [--md FILE] [--keep] [--only dedup|addquery]
 #
 # Workloads (records made by bloomsimd-gen-records, a small C program):
 #   dedup:      N random records of 8..64 bytes, 30% of them repeats of earlier ones;
@@ -12,20 +12,24 @@
 #               bloomsimd add / query -c (filter sized for N at 1%) vs cat > /dev/null,
 #               the I/O floor (page cache to a buffer, the least any reader pays).
 # Default: N = 10^6 (the main job: about a minute). --full: N = 10^7 and 10^8
-# (the 10^8 files take ~5.5 GB of disk and awk needs ~8 GB of memory; expect
-# most of an hour on 2 cores, nearly all of it awk and sort).
+# (the 10^8 files take ~5.5 GB of disk, awk needs ~8 GB of memory and an hour
+# or more a run on 2 cores: at N >= 10^8 the reference tools run in the first
+# --ref-rounds rounds only, 1 by default, bloomsimd in all of them).
 #
 # Each round runs every command once, alternating their order, with the input
 # in the page cache (one cat first). Reported: median wall time (min..max),
 # MB/s and records/s of the median, peak RSS (GNU time; for `sort | uniq` the
 # larger of the two processes), and each ratio to bloomsimd computed within a
-# round (median, and best..worst round). Timings are reported, never asserted.
+# round: median, range, and over the quietest tenth of the rounds (least total
+# time). dedup's false positives: distinct records (the generator counts its
+# ids) minus the records bloomsimd printed. Timings are reported, never asserted.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 build=$root/build
 records=""
 rounds=""
+ref_rounds=""
 full=0
 keep=0
 only=all
@@ -36,12 +40,13 @@ while [ $# -gt 0 ]; do
     --full) full=1 ;;
     --records) records=$2; shift ;;
     --rounds) rounds=$2; shift ;;
+    --ref-rounds) ref_rounds=$2; shift ;;
     --build) build=$2; shift ;;
     --dir) work=$2; shift ;;
     --md) md=$2; shift ;;
     --keep) keep=1 ;;
     --only) only=$2; shift ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cli_bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -85,7 +90,7 @@ measure() {
     exit 1
   }
   t1=$EPOCHREALTIME
-  echo "$name $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $(tail -1 "$work/time.one")" >> "$work/times"
+  echo "$name $round $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $(tail -1 "$work/time.one")" >> "$work/times"
 }
 
 # summarize MODE TITLE BYTES RECORDS BASELINE NAME...: a markdown table of
@@ -104,10 +109,10 @@ nbytes, nrec = float(nbytes), float(nrec)
 labels = {"bs_dedup": "bloomsimd dedup", "sort_u": "sort -u", "awk": "awk '!seen[$0]++'",
           "sort_uniq": "sort | uniq", "cat": "cat > /dev/null", "bs_add": "bloomsimd add",
           "bs_query_c": "bloomsimd query -c", "bs_query": "bloomsimd query"}
-runs = {}
+runs = {}   # name -> {round: (seconds, rss_kb)}
 for line in open(path):
-    name, secs, rss = line.split()
-    runs.setdefault(name, []).append((float(secs), int(rss)))
+    name, rnd, secs, rss = line.split()
+    runs.setdefault(name, {})[int(rnd)] = (float(secs), int(rss))
 print(f"\n**{title}** ({nbytes / 1e6:.0f} MB, {len(runs[base])} rounds)\n")
 def quiet(pairs):
     """the ratio over the quietest tenth of the rounds (least total time), at least one round"""
@@ -120,13 +125,13 @@ if mode == "speedup":
 else:
     print("| command | wall s, median (min..max) | MB/s | M records/s | peak RSS MB | % of cat's MB/s: median (range), quietest tenth |")
     print("|---|---|---|---|---|---|")
-base_rss = max(r for _, r in runs[base])
+base_rss = max(r for _, r in runs[base].values())
 for name in names:
-    t = [s for s, _ in runs[name]]
-    rss = max(r for _, r in runs[name])
+    t = [s for s, _ in runs[name].values()]
+    rss = max(r for _, r in runs[name].values())
     med = st.median(t)
-    row = f"| `{labels[name]}` | {med:.3f} ({min(t):.3f}..{max(t):.3f}) | {nbytes / med / 1e6:.0f} | {nrec / med / 1e6:.2f} | {rss / 1024:.0f} |"
-    pairs = [(a, b) for (a, _), (b, _) in zip(runs[name], runs[base])]
+    row = f"| `{labels[name]}` | {med:.3f} ({min(t):.3f}..{max(t):.3f}), {len(t)} run{'s' if len(t) > 1 else ''} | {nbytes / med / 1e6:.0f} | {nrec / med / 1e6:.2f} | {rss / 1024:.0f} |"
+    pairs = [(runs[name][k][0], runs[base][k][0]) for k in sorted(runs[name]) if k in runs[base]]
     if mode == "speedup":
         r = sorted(a / b for a, b in pairs)
         row += f" {st.median(r):.1f}x ({r[0]:.1f}..{r[-1]:.1f}), {quiet(pairs):.1f}x | {rss / base_rss:.1f}x |" if name != base else " 1 | 1 |"
@@ -151,17 +156,23 @@ one_run() {
   esac
 }
 
-# rounds R NAME...: R rounds of every name, odd rounds forwards, even backwards
+# rounds_of R K NAME...: R rounds, odd ones forwards, even ones backwards;
+# names other than bloomsimd's and cat run only in the first K rounds
 rounds_of() {
-  local r=$1 i j
-  shift
-  local names=("$@")
+  local r=$1 k=$2 i j
+  shift 2
+  local names=("$@") order=()
   : > "$work/times"
   for i in $(seq "$r"); do
+    round=$i
+    order=()
+    for ((j = 0; j < ${#names[@]}; j++)); do
+      case ${names[$j]} in bs_* | cat) order+=("${names[$j]}") ;; *) [ "$i" -le "$k" ] && order+=("${names[$j]}") ;; esac
+    done
     if [ $((i % 2)) = 1 ]; then
-      for ((j = 0; j < ${#names[@]}; j++)); do one_run "${names[$j]}"; done
+      for ((j = 0; j < ${#order[@]}; j++)); do one_run "${order[$j]}"; done
     else
-      for ((j = ${#names[@]} - 1; j >= 0; j--)); do one_run "${names[$j]}"; done
+      for ((j = ${#order[@]} - 1; j >= 0; j--)); do one_run "${order[$j]}"; done
     fi
   done
 }
@@ -180,13 +191,12 @@ for n in ${records//,/ }; do
   fbytes=$(stat -c %s "$fixed")
 
   if [ "$only" != addquery ]; then
-    # correctness first: how many new records dedup dropped as false positives
-    awk '!seen[$0]++' "$mixed" | wc -l > "$work/awk.count"
     "$BS" dedup --capacity "$count" --fpr 1e-4 "$mixed" | wc -l > "$work/bs.count"
-    dropped=$(( $(cat "$work/awk.count") - $(cat "$work/bs.count") ))
-    echo "== N=$n: dedup, $r rounds" >&2
+    dropped=$((distinct - $(cat "$work/bs.count")))
+    k=${ref_rounds:-$([ "$count" -ge 100000000 ] && echo 1 || echo "$r")}
+    echo "== N=$n: dedup, $r rounds (the reference tools in $k)" >&2
     cat "$mixed" > /dev/null
-    rounds_of "$r" bs_dedup sort_u awk sort_uniq
+    rounds_of "$r" "$k" bs_dedup sort_u awk sort_uniq
     summarize speedup "dedup: $n records of 8..64 bytes, 30% repeats ($distinct distinct); bloomsimd --capacity $n --fpr 1e-4 dropped $dropped new records as false positives" \
       "$mbytes" "$count" bs_dedup bs_dedup sort_u awk sort_uniq
   fi
@@ -199,7 +209,7 @@ for n in ${records//,/ }; do
     "$BS" create "$work/empty.bsf" --capacity "$count" --fpr 0.01 --force
     cp "$work/empty.bsf" "$work/f.bsf" && "$BS" add "$work/f.bsf" "$file"
     cat "$file" > /dev/null
-    rounds_of "$r" cat bs_add bs_query_c bs_query
+    rounds_of "$r" "$r" cat bs_add bs_query_c bs_query
     what=$([ $kind = fixed ] && echo "16-byte records" || echo "records of 8..64 bytes")
     summarize floor "add/query: $n $what, filter for $n at 1% (query: every record present)" \
       "$bytes" "$count" cat cat bs_add bs_query_c bs_query
