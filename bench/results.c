@@ -14,20 +14,26 @@
 
 #include "run.h"
 
-static bench_result *results;
-static size_t nresults, capacity;
+/* Records live in fixed chunks that never move, so a pointer returned by
+ * bench_result_add or bench_result_find stays valid while more records are
+ * added (a realloc'd array once invalidated one held across an add). */
+#define CHUNK 256u
+static bench_result **chunks;
+static size_t nresults, nchunks;
+
+static bench_result *at(size_t i) { return &chunks[i / CHUNK][i % CHUNK]; }
 
 bench_result *bench_result_add(const char *section, const char *impl, const char *op, uint64_t keys,
                                unsigned threads, bench_stats ns)
 {
-    if (nresults == capacity) {
-        size_t cap = capacity ? 2 * capacity : 256;
-        bench_result *grown = realloc(results, cap * sizeof *grown);
+    if (nresults == nchunks * CHUNK) {
+        bench_result **grown = realloc(chunks, (nchunks + 1) * sizeof *grown);
         if (!grown) return NULL;
-        results = grown;
-        capacity = cap;
+        chunks = grown;
+        if (!(chunks[nchunks] = malloc(CHUNK * sizeof **chunks))) return NULL;
+        nchunks++;
     }
-    bench_result *r = &results[nresults++];
+    bench_result *r = at(nresults++);
     memset(r, 0, sizeof *r);
     snprintf(r->section, sizeof r->section, "%s", section);
     snprintf(r->impl, sizeof r->impl, "%s", impl);
@@ -40,13 +46,13 @@ bench_result *bench_result_add(const char *section, const char *impl, const char
 }
 
 size_t bench_result_count(void) { return nresults; }
-bench_result *bench_result_get(size_t i) { return i < nresults ? &results[i] : NULL; }
+bench_result *bench_result_get(size_t i) { return i < nresults ? at(i) : NULL; }
 
 bench_result *bench_result_find(const char *section, const char *impl, const char *op, uint64_t keys,
                                 unsigned threads)
 {
     for (size_t i = 0; i < nresults; i++) {
-        bench_result *r = &results[i];
+        bench_result *r = at(i);
         if (strcmp(r->section, section) == 0 && strcmp(r->impl, impl) == 0 && strcmp(r->op, op) == 0 &&
             r->keys == keys && r->threads == threads)
             return r;
@@ -75,7 +81,7 @@ bool bench_write_csv(const char *path)
                "ratio_to_ceiling,value,x,cycles_per_key,instructions_per_key,l1d_misses_per_key,"
                "llc_misses_per_key,dtlb_misses_per_key,note\n");
     for (size_t i = 0; i < nresults; i++) {
-        const bench_result *r = &results[i];
+        const bench_result *r = at(i);
         bool t = have_timing(r);
         fprintf(f, "%s,%s,%s,%llu,%u", r->section, r->impl, r->op, (unsigned long long)r->keys, r->threads);
         csv_number(f, r->ns.median, t, "%.4f");
@@ -143,7 +149,7 @@ bool bench_write_json(const char *path, const bench_machine *m, const bench_opti
     json_string(f, dk ? dk : "none");
     fprintf(f, "},\n  \"results\": [\n");
     for (size_t i = 0; i < nresults; i++) {
-        const bench_result *r = &results[i];
+        const bench_result *r = at(i);
         fprintf(f, "    {\"section\": ");
         json_string(f, r->section);
         fprintf(f, ", \"impl\": ");
