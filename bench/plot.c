@@ -94,13 +94,13 @@ bool bench_plot(const bench_options *o, const char *const *kernels, size_t nk, c
         fprintf(g, "set title 'batched negative lookup, filters sized for FPR %g: ns/key vs filter size'\n", o->fpr);
     else
         fprintf(g, "set title 'batched negative lookup, %.4g bits/key: ns/key vs filter size'\n", o->bits_per_key);
-    fprintf(g, "set logscale x 10\nset logscale y 2\nset grid\nset key outside right top\nset format x '10^%%L'\n");
+    fprintf(g, "set logscale x 10\nset logscale y 2\nset grid\nset key below\nset format x '10^%%L'\n");
     fprintf(g, "set xlabel 'keys in filter'\nset ylabel 'ns per key (median)'\n");
     fprintf(g, "plot '%s' using 1:2 with linespoints lw 3 dt 2 title 'ceiling (1 line/key)'", data1);
     for (size_t i = 0; i < nk; i++)
         fprintf(g, ", '' using 1:%zu with linespoints lw 2 title '%s'", i + 3, kernels[i]);
     fprintf(g, ", '' using 1:%zu with linespoints lw 2 dt 3 title 'classic Bloom'", nk + 3);
-    fprintf(g, ", '' using 1:%zu with linespoints lw 3 dt 4 title 'split-block peer (AVX2, same FPR)'\n", nk + 4);
+    fprintf(g, ", '' using 1:%zu with linespoints lw 3 dt 4 title 'split-block peer (AVX2)'\n", nk + 4);
     fprintf(g, "set output '%s/bench-fpr.png'\n", o->plot_dir);
     fprintf(g, "set title 'false-positive rate vs bits/key'\n");
     fprintf(g, "unset logscale\nset logscale y 10\nset key inside top right\nset format y '%%g'\nset format x '%%g'\n");
