@@ -5,7 +5,7 @@
  * carries across the 32-bit halves), the two-keys-per-register hashing and
  * its scalar tail, the four-register masks (every word, every bit, every
  * selection entry: USHL by a count whose low byte SRI builds, through the
- * per-batch table of batches >= 64 keys and the 16-bit masks of smaller
+ * per-batch table of batches >= 128 keys and the 16-bit masks of smaller
  * batches and single keys), every entry (insert-and-report-new, the three
  * hit forms, single keys), the block index at the 2^32-block limit, and the
  * concurrent path.
@@ -181,7 +181,7 @@ static void compare_on(uint64_t nblocks, uint32_t k, bool concurrent)
     cr_assert_eq(neon->contains_hashes(&a.g, hashes, n, BLOOMSIMD_HITS_BYTES, NULL), hits_b, "out == NULL must count the same");
 
     /* Insert-and-report-new and every hit form, in batches on both sides of
-     * the table threshold (64) and in single keys. */
+     * the table threshold (128) and in single keys. */
     for (size_t batch = 1; batch <= 257; batch = batch * 4 + 1) {
         test_geometry c = make_geometry(nblocks, k, 5, concurrent), d = make_geometry(nblocks, k, 5, concurrent);
         for (size_t i = 0; i < n; i += batch) {
