@@ -52,9 +52,9 @@
 #include "layout.h"
 #include "xxh3_keys_avx512.h"
 
-/* pdep (answer bytes) needs BMI2, which every AVX-512 CPU has; the kernel
- * table lists it as required. */
-#pragma GCC target("bmi2")
+/* pdep (answer bytes) needs BMI2, which every AVX-512 CPU has: the kernel
+ * table lists it as required, and CMakeLists.txt compiles this file with
+ * -mbmi2 (a pragma would be gcc-only). */
 
 /* Keys per zmm of hashes: one group. */
 #define AVX512_LANES 8u
@@ -203,15 +203,6 @@ AVX512_INLINE __m512i avx512_block_offset(const avx512_ctx *c, __m512i h)
     return _mm512_and_si512(_mm512_srli_epi64(p, 26), _mm512_set1_epi64(~INT64_C(63)));
 }
 
-/* A 16-bit mask straight from memory into a mask register (gcc otherwise
- * goes through a general register: movzwl + kmovw). */
-AVX512_INLINE __mmask16 avx512_load_mask(const uint64_t *p)
-{
-    __mmask16 m;
-    __asm__("kmovw %1, %0" : "=k"(m) : "m"(*(const uint16_t *)(const void *)p));
-    return m;
-}
-
 /* A block read that is not a C access (see the file comment). */
 AVX512_INLINE __m512i avx512_load_racy(const uint32_t *block)
 {
@@ -339,8 +330,11 @@ AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t
 
 AVX512_INLINE void avx512_prefetch(const avx512_ctx *c, const avx512_slot *slot, const int near)
 {
-    for (unsigned j = 0; j < AVX512_LANES; j++)
-        _mm_prefetch(c->base + slot->offset[j], near ? _MM_HINT_T0 : _MM_HINT_T1);
+    /* the hint must be a compile-time constant (clang checks), hence two loops */
+    if (near)
+        for (unsigned j = 0; j < AVX512_LANES; j++) _mm_prefetch(c->base + slot->offset[j], _MM_HINT_T0);
+    else
+        for (unsigned j = 0; j < AVX512_LANES; j++) _mm_prefetch(c->base + slot->offset[j], _MM_HINT_T1);
 }
 
 /* Probes one group of `count` keys. */

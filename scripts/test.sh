@@ -27,7 +27,7 @@ configure_build() { # dir, cmake args...
   shift
   cmake -S "$root" -B "$dir" -G Ninja -DBLOOMSIMD_WERROR=ON "$@" >"$dir.configure.log" 2>&1 &&
     cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1 ||
-    { tail -50 "$dir.configure.log" "$dir.build.log" 2>/dev/null; return 1; }
+    { tail -n 50 "$dir.configure.log" "$dir.build.log" 2>/dev/null; return 1; }
 }
 
 stage_release() {
