@@ -187,7 +187,8 @@ BLOOMSIMD_API void bloomsimd_destroy(bloomsimd_filter *filter);
 
 /* Removes every key (zeroes all blocks). NULL, or a read-only filter, is a no-op.
  * Not atomic: no other thread may use the filter meanwhile, even with
- * BLOOMSIMD_CONCURRENT. */
+ * BLOOMSIMD_CONCURRENT. A scalable filter on the heap drops every layer but the
+ * first; a window keeps its generations (all emptied) and its rotation count. */
 BLOOMSIMD_API void bloomsimd_clear(bloomsimd_filter *filter);
 
 /* ======================================================================== */
@@ -350,7 +351,8 @@ typedef struct bloomsimd_view {
 /* Fills *view. The pointers stay valid until bloomsimd_destroy; the thread
  * rules of docs/CONCURRENCY.md apply to accesses through blocks exactly as to
  * the library's own calls. Returns BLOOMSIMD_OK, or
- * BLOOMSIMD_ERR_INVALID_ARGUMENT if either pointer is NULL (*view untouched). */
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT if either pointer is NULL or the filter is
+ * layered (scalable or a window: no single bit array) (*view untouched). */
 BLOOMSIMD_API bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *filter, bloomsimd_view *view);
 
 /* ======================================================================== */
@@ -589,12 +591,18 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_sync(bloomsimd_filter *filter);
  * seed required, else BLOOMSIMD_ERR_INCOMPATIBLE (dst untouched);
  * BLOOMSIMD_ERR_READ_ONLY for a read-only dst; BLOOMSIMD_ERR_INVALID_ARGUMENT
  * for NULL. If either filter is BLOOMSIMD_CONCURRENT, words are combined with
- * atomic OR/AND instead (docs/CONCURRENCY.md). */
+ * atomic OR/AND instead (docs/CONCURRENCY.md).
+ * Layered filters: union combines layer by layer two scalable filters that
+ * grew alike (same seed, growth, tightening, number of layers, and blocks and
+ * k per layer) or two windows of the same generations and geometry (matched
+ * by age); anything else, and intersect of a layered filter, is
+ * BLOOMSIMD_ERR_INCOMPATIBLE (docs/SCALABLE.md, "Union"). */
 BLOOMSIMD_API bloomsimd_status bloomsimd_union(bloomsimd_filter *dst, const bloomsimd_filter *src);
 BLOOMSIMD_API bloomsimd_status bloomsimd_intersect(bloomsimd_filter *dst, const bloomsimd_filter *src);
 /* Estimated number of distinct keys inserted, from bit occupancy
  * (docs/ESTIMATES.md: formula, error bar, when to trust it). 0 for an empty
- * filter, NaN for NULL, +infinity for a saturated filter. */
+ * filter, NaN for NULL, +infinity for a saturated filter. Layered filters:
+ * the sum over their layers. */
 BLOOMSIMD_API double bloomsimd_estimate_count(const bloomsimd_filter *filter);
 /* Fraction of bits set, in [0, 1]. NaN for NULL. */
 BLOOMSIMD_API double bloomsimd_fill_ratio(const bloomsimd_filter *filter);

@@ -3,17 +3,30 @@
  * one-pass add_new entry (kernels/kernel.h: in key order, each key is tested
  * and then inserted, so a repeat inside the batch is new only the first
  * time). The count of new keys is added to the filter's items counter.
+ * Layered filters go through layers/ (scalable.c, window.c), whose layers
+ * keep their own counters.
  */
+#include <string.h>
 #include <xxhash.h>
 
 #include "../kernels/layout.h"
 #include "internal.h"
+#include "layers/layers.h"
 
 static bloomsimd_status finish(bloomsimd_filter *f, size_t fresh, size_t *new_count)
 {
     if (fresh) bloomsimd_items_add(f, fresh);
     if (new_count) *new_count = fresh;
     return BLOOMSIMD_OK;
+}
+
+static bloomsimd_status layered(bloomsimd_filter *f, const uint64_t *src, bool src_keys, size_t n, uint8_t *out,
+                                size_t *new_count)
+{
+    size_t fresh = 0;
+    bloomsimd_status st = bloomsimd_layered_insert(f, src, src_keys, n, out, &fresh, true);
+    if (new_count) *new_count = fresh;
+    return st;
 }
 
 bloomsimd_status bloomsimd_add_new_batch_u64(bloomsimd_filter *f, const uint64_t *keys, size_t n, uint8_t *out,
@@ -24,6 +37,7 @@ bloomsimd_status bloomsimd_add_new_batch_u64(bloomsimd_filter *f, const uint64_t
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
     if (!keys) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (f->layers) return layered(f, keys, true, n, out, new_count);
     return finish(f, f->kernel->add_new_u64(&f->geometry, keys, n, out), new_count);
 }
 
@@ -35,6 +49,7 @@ bloomsimd_status bloomsimd_add_new_hashes(bloomsimd_filter *f, const uint64_t *h
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
     if (!hashes) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (f->layers) return layered(f, hashes, false, n, out, new_count);
     return finish(f, f->kernel->add_new_hashes(&f->geometry, hashes, n, out), new_count);
 }
 
@@ -52,7 +67,23 @@ bloomsimd_status bloomsimd_add_new_batch(bloomsimd_filter *f, const void *const 
         size_t count = n - base < BLOOMSIMD_BYTE_KEY_CHUNK ? n - base : BLOOMSIMD_BYTE_KEY_CHUNK;
         bloomsimd_keys view = bloomsimd_keys_pointers(keys + base, lens + base, count);
         bloomsimd_keys_hash_range(f, &view, 0, count, hashes); /* the kernel's multi-key XXH3 (src/keys.c) */
-        fresh += f->kernel->add_new_hashes(&f->geometry, hashes, count, out ? out + base : NULL);
+        if (!f->layers) {
+            fresh += f->kernel->add_new_hashes(&f->geometry, hashes, count, out ? out + base : NULL);
+            continue;
+        }
+        size_t chunk_new = 0;
+        st = bloomsimd_layered_insert(f, hashes, false, count, out ? out + base : NULL, &chunk_new, true);
+        fresh += chunk_new;
+        if (st != BLOOMSIMD_OK) {
+            /* a failed grow: the rest of the batch is not inserted */
+            if (out && base + count < n) memset(out + base + count, 0, n - base - count);
+            if (new_count) *new_count = fresh;
+            return st;
+        }
+    }
+    if (f->layers) {
+        if (new_count) *new_count = fresh;
+        return BLOOMSIMD_OK;
     }
     return finish(f, fresh, new_count);
 }
@@ -63,6 +94,12 @@ bloomsimd_status bloomsimd_add_new_batch(bloomsimd_filter *f, const void *const 
 static bloomsimd_status add_new_one(bloomsimd_filter *f, uint64_t hash, bool *was_new)
 {
     uint8_t fresh = 0;
+    if (f->layers) {
+        size_t counted;
+        bloomsimd_status st = bloomsimd_layered_insert(f, &hash, false, 1, &fresh, &counted, true);
+        if (was_new) *was_new = fresh != 0;
+        return st;
+    }
     f->kernel->add_new_hashes(&f->geometry, &hash, 1, &fresh);
     if (was_new) *was_new = fresh != 0;
     return finish(f, fresh, NULL);

@@ -9,6 +9,7 @@
 #include "../dispatch/dispatch.h"
 #include "../kernels/layout.h"
 #include "internal.h"
+#include "layers/layers.h"
 
 bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, uint64_t blocks, uint32_t k, uint64_t seed,
                                        uint32_t flags, const bloomsimd_kernel *kernel)
@@ -32,8 +33,7 @@ bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_o
     if (out) *out = NULL;
     if (!out || !o) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
 
-    /* Layered filters (scalable, window) arrive with the next stages of issue 10. */
-    if (o->growth != 0 || o->tightening != 0.0 || o->generations > 1) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (o->growth != 0 || o->tightening != 0.0 || o->generations > 1) return bloomsimd_layered_create(o, out);
 
     bloomsimd_geometry_choice choice;
     double target_fpr;
@@ -71,6 +71,7 @@ bloomsimd_status bloomsimd_create(bloomsimd_filter **out, uint64_t capacity, dou
 void bloomsimd_destroy(bloomsimd_filter *f)
 {
     if (!f) return;
+    if (f->layers) bloomsimd_layered_destroy(f);
     bloomsimd_free_bits(f);
     if (f->fd >= 0) close(f->fd);
     free(f);
@@ -79,7 +80,12 @@ void bloomsimd_destroy(bloomsimd_filter *f)
 void bloomsimd_clear(bloomsimd_filter *f)
 {
     if (!f || f->read_only) return;
+    if (f->layers) {
+        bloomsimd_layered_clear(f);
+        return;
+    }
     memset(f->geometry.words, 0, bloomsimd_filter_bytes(f));
+    f->items = 0;
 }
 
 void bloomsimd_get_info(const bloomsimd_filter *f, bloomsimd_info *info)
@@ -97,10 +103,12 @@ void bloomsimd_get_info(const bloomsimd_filter *f, bloomsimd_info *info)
     info->memory_bytes = f->geometry.nblocks * BLOOMSIMD_BLOCK_BYTES;
     info->kernel = f->kernel->name;
     info->flags = f->flags;
+    if (f->layers) bloomsimd_layered_info(f, info);
 }
 
 double bloomsimd_predicted_fpr(const bloomsimd_filter *f, uint64_t items)
 {
     if (!f) return NAN;
+    if (f->layers) return bloomsimd_layered_predicted_fpr(f, items);
     return bloomsimd_model_fpr((double)items, (double)f->geometry.nblocks, f->geometry.k);
 }

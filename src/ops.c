@@ -8,6 +8,7 @@
 
 #include "../kernels/layout.h"
 #include "internal.h"
+#include "layers/layers.h"
 
 bloomsimd_status bloomsimd_check_writable(const bloomsimd_filter *f)
 {
@@ -21,6 +22,14 @@ bool bloomsimd_any_bad_key(const void *const *keys, const size_t *lens, size_t n
     for (size_t i = 0; i < n; i++)
         if (!keys[i] && lens[i]) return true;
     return false;
+}
+
+/* Plain inserts into a layered filter: every key counted (they cannot know
+ * which keys are new). */
+static bloomsimd_status insert_layered(bloomsimd_filter *f, const uint64_t *hashes, size_t n)
+{
+    size_t counted;
+    return bloomsimd_layered_insert(f, hashes, false, n, NULL, &counted, false);
 }
 
 /* XXH3 of one byte key, inlined (kernels/xxh3_bytes.h) with the filter's
@@ -41,7 +50,9 @@ bloomsimd_status bloomsimd_add_u64(bloomsimd_filter *f, uint64_t key)
 {
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
-    f->kernel->add_one(&f->geometry, bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip));
+    uint64_t hash = bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip);
+    if (f->layers) return insert_layered(f, &hash, 1);
+    f->kernel->add_one(&f->geometry, hash);
     return BLOOMSIMD_OK;
 }
 
@@ -50,7 +61,9 @@ bloomsimd_status bloomsimd_add_u64(bloomsimd_filter *f, uint64_t key)
 bool bloomsimd_contains_u64(const bloomsimd_filter *f, uint64_t key)
 {
     if (!f) return false;
-    return f->kernel->contains_one(&f->geometry, bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip));
+    uint64_t hash = bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip);
+    if (f->layers) return bloomsimd_layered_contains_one(f, hash);
+    return f->kernel->contains_one(&f->geometry, hash);
 }
 
 bloomsimd_status bloomsimd_add(bloomsimd_filter *f, const void *key, size_t len)
@@ -58,14 +71,18 @@ bloomsimd_status bloomsimd_add(bloomsimd_filter *f, const void *key, size_t len)
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (!key && len) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    f->kernel->add_one(&f->geometry, bloomsimd_hash(f, key, len));
+    uint64_t hash = bloomsimd_hash(f, key, len);
+    if (f->layers) return insert_layered(f, &hash, 1);
+    f->kernel->add_one(&f->geometry, hash);
     return BLOOMSIMD_OK;
 }
 
 bool bloomsimd_contains(const bloomsimd_filter *f, const void *key, size_t len)
 {
     if (!f || (!key && len)) return false;
-    return f->kernel->contains_one(&f->geometry, bloomsimd_hash(f, key, len));
+    uint64_t hash = bloomsimd_hash(f, key, len);
+    if (f->layers) return bloomsimd_layered_contains_one(f, hash);
+    return f->kernel->contains_one(&f->geometry, hash);
 }
 
 bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *keys, size_t n)
@@ -74,6 +91,10 @@ bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *ke
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
     if (!keys) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (f->layers) {
+        size_t counted;
+        return bloomsimd_layered_insert(f, keys, true, n, NULL, &counted, false);
+    }
     f->kernel->add_u64(&f->geometry, keys, n);
     return BLOOMSIMD_OK;
 }
@@ -90,6 +111,7 @@ bloomsimd_status bloomsimd_add_hashes(bloomsimd_filter *f, const uint64_t *hashe
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
     if (!hashes) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (f->layers) return insert_layered(f, hashes, n);
     f->kernel->add_hashes(&f->geometry, hashes, n);
     return BLOOMSIMD_OK;
 }

@@ -13,16 +13,19 @@
 
 #include "../kernels/layout.h"
 #include "internal.h"
+#include "layers/layers.h"
 
 size_t bloomsimd_lookup_hashes(const bloomsimd_filter *f, const uint64_t *hashes, size_t n, bloomsimd_hit_form form,
                                void *out)
 {
+    if (f->layers) return bloomsimd_layered_lookup(f, hashes, false, n, form, out);
     return f->kernel->contains_hashes(&f->geometry, hashes, n, form, out);
 }
 
 size_t bloomsimd_lookup_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
                             void *out)
 {
+    if (f->layers) return bloomsimd_layered_lookup(f, keys, true, n, form, out);
     return f->kernel->contains_u64(&f->geometry, keys, n, form, out);
 }
 

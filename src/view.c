@@ -8,7 +8,8 @@
 
 bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *f, bloomsimd_view *view)
 {
-    if (!f || !view) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    /* a layered filter has no single bit array: bindings use the C calls */
+    if (!f || !view || f->layers) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     *view = (bloomsimd_view){
         .blocks = f->geometry.words,
         .nblocks = f->geometry.nblocks,

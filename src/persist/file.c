@@ -82,7 +82,7 @@ static int sync_parent_dir(const char *path)
 
 bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
 {
-    if (!f || !path || !*path) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!f || !path || !*path || f->layers) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     char *temp = NULL;
     int fd = create_temp(path, &temp);
     if (fd < 0) return errno == ENOMEM ? BLOOMSIMD_ERR_NO_MEMORY : BLOOMSIMD_ERR_IO;

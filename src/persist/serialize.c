@@ -11,14 +11,14 @@
 
 size_t bloomsimd_serialized_size(const bloomsimd_filter *f)
 {
-    if (!f) return 0;
+    if (!f || f->layers) return 0; /* layered files: stage 4 of issue 10 */
     return BLOOMSIMD_FORMAT_PAYLOAD_OFFSET + bloomsimd_filter_bytes(f);
 }
 
 bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_t cap, size_t *written)
 {
     if (written) *written = 0;
-    if (!f || !buf) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!f || !buf || f->layers) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     size_t need = bloomsimd_serialized_size(f);
     if (cap < need) return BLOOMSIMD_ERR_TOO_LARGE;
 

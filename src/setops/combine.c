@@ -20,11 +20,13 @@
 #include "../baseline.h"
 
 #include "../internal.h"
+#include "../layers/layers.h"
 
 static bloomsimd_status check_pair(const bloomsimd_filter *dst, const bloomsimd_filter *src)
 {
     if (!dst || !src) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     if (dst->read_only) return BLOOMSIMD_ERR_READ_ONLY;
+    if (dst->layers || src->layers) return BLOOMSIMD_ERR_INCOMPATIBLE; /* layered: see layered_union */
     if (dst->geometry.nblocks != src->geometry.nblocks || dst->geometry.k != src->geometry.k ||
         dst->seed != src->seed)
         return BLOOMSIMD_ERR_INCOMPATIBLE;
@@ -59,8 +61,76 @@ static size_t array_words64(const bloomsimd_filter *f)
     return bloomsimd_filter_bytes(f) / sizeof(uint64_t);
 }
 
+/* items of a layer after a union: the sum, at most the layer's capacity for
+ * a scalable layer (it is full then, and the filter grows on the next new
+ * key); atomically when concurrent. */
+static void merge_items(bloomsimd_filter *dst, const bloomsimd_filter *src, bool cap)
+{
+    uint64_t add = bloomsimd_items_get(src);
+    uint64_t cur = bloomsimd_items_get(dst), next;
+    do {
+        next = cur + add < cur ? UINT64_MAX : cur + add;
+        if (cap && next > dst->capacity) next = dst->capacity;
+        if (!dst->geometry.concurrent) {
+            dst->items = next;
+            return;
+        }
+    } while (!__atomic_compare_exchange_n(&dst->items, &cur, next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+/*
+ * Layered filters combine layer by layer, and only when they are built alike:
+ * the same kind and seed; a scalable filter the same growth, tightening and
+ * number of layers with the same blocks and k in each (two filters created
+ * with the same options grow through the same layers); a window the same
+ * generations and geometry, matched by age (current with current, ...).
+ * Anything else is INCOMPATIBLE and dst is untouched. Grows and rotates of
+ * dst (and of src, for a window) are held off meanwhile by their locks,
+ * taken in address order so that two opposite unions cannot deadlock.
+ */
+static bloomsimd_status layered_union(bloomsimd_filter *dst, const bloomsimd_filter *src)
+{
+    if (!dst->layers || !src->layers) return BLOOMSIMD_ERR_INCOMPATIBLE;
+    bloomsimd_layers *dl = dst->layers, *sl = src->layers;
+    if (dl->kind != sl->kind || dst->seed != src->seed) return BLOOMSIMD_ERR_INCOMPATIBLE;
+    if (dst == src) return BLOOMSIMD_OK;
+    pthread_mutex_t *first = &dl->lock, *second = &sl->lock;
+    if ((uintptr_t)first > (uintptr_t)second) first = &sl->lock, second = &dl->lock;
+    pthread_mutex_lock(first);
+    pthread_mutex_lock(second);
+    bloomsimd_status st = BLOOMSIMD_OK;
+    uint32_t count = __atomic_load_n(&dl->count, __ATOMIC_ACQUIRE);
+    if (count != __atomic_load_n(&sl->count, __ATOMIC_ACQUIRE)) st = BLOOMSIMD_ERR_INCOMPATIBLE;
+    if (dl->kind == BLOOMSIMD_KIND_SCALABLE && (dl->growth != sl->growth || dl->tightening != sl->tightening))
+        st = BLOOMSIMD_ERR_INCOMPATIBLE;
+    uint32_t d_slot[BLOOMSIMD_MAX_LAYERS], s_slot[BLOOMSIMD_MAX_LAYERS];
+    if (st == BLOOMSIMD_OK) {
+        uint64_t d_rot = __atomic_load_n(&dl->phase, __ATOMIC_ACQUIRE) >> 1;
+        uint64_t s_rot = __atomic_load_n(&sl->phase, __ATOMIC_ACQUIRE) >> 1;
+        for (uint32_t i = 0; i < count; i++) {
+            bool window = dl->kind == BLOOMSIMD_KIND_WINDOW;
+            /* a window's slot of age i; a scalable filter's layer i */
+            d_slot[i] = window ? (uint32_t)((d_rot + count - i % count) % count) : i;
+            s_slot[i] = window ? (uint32_t)((s_rot + count - i % count) % count) : i;
+            const bloomsimd_filter *a = dl->layer[d_slot[i]], *b = sl->layer[s_slot[i]];
+            if (a->geometry.nblocks != b->geometry.nblocks || a->geometry.k != b->geometry.k)
+                st = BLOOMSIMD_ERR_INCOMPATIBLE;
+        }
+    }
+    for (uint32_t i = 0; st == BLOOMSIMD_OK && i < count; i++) {
+        bloomsimd_filter *a = dl->layer[d_slot[i]];
+        const bloomsimd_filter *b = sl->layer[s_slot[i]];
+        bloomsimd_union(a, b);
+        merge_items(a, b, dl->kind == BLOOMSIMD_KIND_SCALABLE);
+    }
+    pthread_mutex_unlock(second);
+    pthread_mutex_unlock(first);
+    return st;
+}
+
 bloomsimd_status bloomsimd_union(bloomsimd_filter *dst, const bloomsimd_filter *src)
 {
+    if (dst && src && !dst->read_only && (dst->layers || src->layers)) return layered_union(dst, src);
     bloomsimd_status st = check_pair(dst, src);
     if (st != BLOOMSIMD_OK || dst == src) return st;
     uint64_t *d = (uint64_t *)(void *)dst->geometry.words;

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 
 #include "../internal.h"
+#include "../layers/layers.h"
 
 #define SWAR_M1 UINT64_C(0x5555555555555555)
 #define SWAR_M2 UINT64_C(0x3333333333333333)
@@ -73,17 +74,42 @@ static uint64_t count_set_bits(const bloomsimd_filter *f)
 double bloomsimd_fill_ratio(const bloomsimd_filter *f)
 {
     if (!f) return NAN;
+    if (f->layers) {
+        /* all bits of all layers */
+        const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
+        size_t layers = bloomsimd_layers_in_order(f, order);
+        double set = 0.0, bits = 0.0;
+        for (size_t i = 0; i < layers; i++) {
+            set += (double)count_set_bits(order[i]);
+            bits += (double)order[i]->geometry.nblocks * BLOOMSIMD_BLOCK_BITS;
+        }
+        return set / bits;
+    }
     double bits = (double)f->geometry.nblocks * BLOOMSIMD_BLOCK_BITS;
     return (double)count_set_bits(f) / bits;
 }
 
-double bloomsimd_estimate_count(const bloomsimd_filter *f)
+static double estimate_one(const bloomsimd_filter *f)
 {
-    if (!f) return NAN;
     uint64_t bits = f->geometry.nblocks * BLOOMSIMD_BLOCK_BITS;
     uint64_t set = count_set_bits(f);
     if (set == 0) return 0.0;
     if (set >= bits) return INFINITY;
     double b = (double)bits;
     return log1p(-(double)set / b) / log1p(-(double)f->geometry.k / b);
+}
+
+double bloomsimd_estimate_count(const bloomsimd_filter *f)
+{
+    if (!f) return NAN;
+    if (!f->layers) return estimate_one(f);
+    /* Layers hold disjoint insertions (a scalable filter puts each new key in
+     * one layer), so their estimates add; a window's generations may share
+     * refreshed keys, which then count once per generation
+     * (docs/ESTIMATES.md, "Layered filters"). */
+    const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
+    size_t layers = bloomsimd_layers_in_order(f, order);
+    double total = 0.0;
+    for (size_t i = 0; i < layers; i++) total += estimate_one(order[i]);
+    return total;
 }

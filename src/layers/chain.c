@@ -1,0 +1,108 @@
+/*
+ * chain.c — lookups through the layers of a scalable filter or a window.
+ *
+ * Hash once, then one batch pass per layer: a chunk of keys is hashed (the
+ * kernel's vectorised hash for u64 keys), the first layer in probe order is
+ * probed with all of them, and every later layer only with the keys no
+ * earlier layer held, compacted into a dense array so the kernel pipelines
+ * them as one batch. A present key stops at the first layer holding it; an
+ * absent key costs one probe (one cache line) per layer, which no layered
+ * filter can avoid (docs/SCALABLE.md, "Lookup cost").
+ *
+ * Probe order: a scalable filter's newest layer first (it holds the most
+ * keys: about (g-1)/g of them for growth g), a window's current generation
+ * first. Order changes only the work, never the answer.
+ */
+#include <string.h>
+
+#include "layers.h"
+
+size_t bloomsimd_layers_in_order(const bloomsimd_filter *f, const bloomsimd_filter **order)
+{
+    const bloomsimd_layers *ls = f->layers;
+    uint32_t count = bloomsimd_layer_count(ls);
+    if (ls->kind == BLOOMSIMD_KIND_SCALABLE) {
+        for (uint32_t i = 0; i < count; i++) order[i] = ls->layer[count - 1 - i];
+    } else {
+        /* current slot = rotations % G; during a rotate's drain it is still
+         * the old one (window.c) */
+        uint64_t rotations = __atomic_load_n(&ls->phase, __ATOMIC_ACQUIRE) >> 1;
+        uint32_t current = (uint32_t)(rotations % count);
+        for (uint32_t age = 0; age < count; age++) order[age] = ls->layer[(current + count - age) % count];
+    }
+    return count;
+}
+
+void bloomsimd_chain_drop_hits(const bloomsimd_filter *layer, uint64_t *cand, uint32_t *idx, size_t from, size_t *m,
+                               uint8_t *found)
+{
+    uint8_t hit[BLOOMSIMD_CHAIN_CHUNK];
+    size_t count = *m - from;
+    if (count == 0) return;
+    layer->kernel->contains_hashes(&layer->geometry, cand + from, count, BLOOMSIMD_HITS_BYTES, hit);
+    size_t kept = from;
+    for (size_t i = 0; i < count; i++) {
+        /* branch-free compaction: always copy, advance only past misses */
+        uint64_t h = cand[from + i];
+        uint32_t at = idx[from + i];
+        if (found) found[at] |= hit[i];
+        cand[kept] = h;
+        idx[kept] = at;
+        kept += !hit[i];
+    }
+    *m = kept;
+}
+
+size_t bloomsimd_layered_lookup(const bloomsimd_filter *f, const uint64_t *src, bool src_keys, size_t n,
+                                bloomsimd_hit_form form, void *out)
+{
+    const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
+    size_t layers = bloomsimd_layers_in_order(f, order);
+    uint64_t hashed[BLOOMSIMD_CHAIN_CHUNK], cand[BLOOMSIMD_CHAIN_CHUNK];
+    uint32_t idx[BLOOMSIMD_CHAIN_CHUNK];
+    uint8_t found_local[BLOOMSIMD_CHAIN_CHUNK];
+    size_t total = 0;
+    for (size_t base = 0; base < n; base += BLOOMSIMD_CHAIN_CHUNK) {
+        size_t count = n - base < BLOOMSIMD_CHAIN_CHUNK ? n - base : BLOOMSIMD_CHAIN_CHUNK;
+        const uint64_t *h = src + base;
+        if (src_keys) {
+            f->kernel->hash_u64(f->geometry.hash_bitflip, src + base, count, hashed);
+            h = hashed;
+        }
+        uint8_t *found = (form == BLOOMSIMD_HITS_BYTES && out) ? (uint8_t *)out + base : found_local;
+        const bloomsimd_filter *first = order[0];
+        first->kernel->contains_hashes(&first->geometry, h, count, BLOOMSIMD_HITS_BYTES, found);
+        size_t m = 0;
+        for (size_t i = 0; i < count; i++) {
+            cand[m] = h[i];
+            idx[m] = (uint32_t)i;
+            m += !found[i];
+        }
+        for (size_t l = 1; l < layers && m > 0; l++) bloomsimd_chain_drop_hits(order[l], cand, idx, 0, &m, found);
+        size_t hits = count - m;
+        if (form == BLOOMSIMD_HITS_BITMAP) {
+            /* chunks are multiples of 8 keys: each starts on a byte boundary */
+            uint8_t *bits = (uint8_t *)out + base / 8;
+            memset(bits, 0, (count + 7) / 8);
+            for (size_t i = 0; i < count; i++) bits[i >> 3] |= (uint8_t)(found[i] << (i & 7u));
+        } else if (form == BLOOMSIMD_HITS_INDICES) {
+            uint32_t *indices = (uint32_t *)out + total;
+            size_t j = 0;
+            for (size_t i = 0; i < count; i++) {
+                indices[j] = (uint32_t)(base + i);
+                j += found[i];
+            }
+        }
+        total += hits;
+    }
+    return total;
+}
+
+bool bloomsimd_layered_contains_one(const bloomsimd_filter *f, uint64_t hash)
+{
+    const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
+    size_t layers = bloomsimd_layers_in_order(f, order);
+    for (size_t l = 0; l < layers; l++)
+        if (order[l]->kernel->contains_one(&order[l]->geometry, hash)) return true;
+    return false;
+}

@@ -1,0 +1,241 @@
+/*
+ * create.c — life cycle and introspection of layered filters (scalable
+ * filters and windows): options, the handle and its layers, destroy, clear,
+ * get_info and the FPR model of the whole filter.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../dispatch/dispatch.h"
+#include "../../kernels/layout.h"
+#include "layers.h"
+
+int64_t bloomsimd_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, uint64_t seed, uint32_t flags, uint32_t k,
+                                          const char *kernel_name, bloomsimd_filter **out)
+{
+    const bloomsimd_kernel *kernel;
+    bloomsimd_status st = bloomsimd_select_kernel(kernel_name, &kernel);
+    if (st != BLOOMSIMD_OK) return st;
+    bloomsimd_filter *f = malloc(sizeof *f);
+    void *ls = NULL;
+    if (!f || posix_memalign(&ls, 64, sizeof(bloomsimd_layers)) != 0) {
+        free(f);
+        return BLOOMSIMD_ERR_NO_MEMORY;
+    }
+    /* no bit array of its own: nblocks 0, words NULL (internal.h) */
+    bloomsimd_filter_init(f, 0, k, seed, flags, kernel);
+    f->storage = BLOOMSIMD_STORAGE_BORROWED;
+    f->layers = ls;
+    memset(f->layers, 0, sizeof *f->layers);
+    f->layers->kind = kind;
+    if (pthread_mutex_init(&f->layers->lock, NULL) != 0) {
+        free(ls);
+        free(f);
+        return BLOOMSIMD_ERR_NO_MEMORY;
+    }
+    *out = f;
+    return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_layer_alloc(const bloomsimd_filter *handle, uint64_t blocks, uint32_t k,
+                                       uint64_t capacity, double fpr, bloomsimd_filter **out)
+{
+    bloomsimd_filter *layer = malloc(sizeof *layer);
+    if (!layer) return BLOOMSIMD_ERR_NO_MEMORY;
+    bloomsimd_filter_init(layer, blocks, k, handle->seed, handle->flags, handle->kernel);
+    layer->capacity = capacity;
+    layer->fpr = fpr;
+    bloomsimd_status st = bloomsimd_alloc_bits(layer, blocks, handle->flags);
+    if (st != BLOOMSIMD_OK) {
+        free(layer);
+        return st;
+    }
+    *out = layer;
+    return BLOOMSIMD_OK;
+}
+
+void bloomsimd_layered_destroy(bloomsimd_filter *f)
+{
+    bloomsimd_layers *ls = f->layers;
+    for (uint32_t i = 0; i < BLOOMSIMD_MAX_LAYERS; i++) bloomsimd_destroy(ls->layer[i]);
+    pthread_mutex_destroy(&ls->lock);
+    free(ls);
+    f->layers = NULL;
+}
+
+/* ---- options ---- */
+
+static bloomsimd_status validate(const bloomsimd_options *o, double *fpr, double *r)
+{
+    if (isnan(o->fpr) || o->fpr < 0.0 || o->fpr >= 1.0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    *fpr = o->fpr == 0.0 ? BLOOMSIMD_DEFAULT_FPR : o->fpr;
+    if (o->growth != 0 && o->generations > 1) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (isnan(o->tightening) || o->tightening < 0.0 || o->tightening >= 1.0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (o->growth == 0 && o->tightening != 0.0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (o->generations > BLOOMSIMD_MAX_GENERATIONS) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (o->growth != 0) {
+        /* every layer is sized from its capacity: no explicit bits */
+        if (o->capacity == 0 || o->bits != 0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+        *r = o->tightening == 0.0 ? BLOOMSIMD_DEFAULT_TIGHTENING : o->tightening;
+        /* the remaining options (k, flags) are checked by sizing */
+        if (*fpr * (1.0 - *r) < BLOOMSIMD_MIN_FPR) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    }
+    return BLOOMSIMD_OK;
+}
+
+/* Sizes and allocates layer i of a scalable filter from layer i - 1 (or
+ * from the options for i = 0): capacity * growth, FPR * r. The products are
+ * exact integer and IEEE multiplications, so every host derives the same
+ * capacities and FPRs (docs/FORMAT.md relies on it). */
+static bloomsimd_status scalable_layer(const bloomsimd_filter *f, uint64_t capacity, double fpr,
+                                       bloomsimd_filter **out)
+{
+    if (fpr < BLOOMSIMD_MIN_FPR) return BLOOMSIMD_ERR_TOO_LARGE;
+    bloomsimd_options lo = {.capacity = capacity, .fpr = fpr, .k = f->layers->k_option, .flags = f->flags};
+    bloomsimd_geometry_choice choice;
+    double target;
+    bloomsimd_status st = bloomsimd_choose_geometry(&lo, &choice, &target);
+    if (st != BLOOMSIMD_OK) return st;
+    return bloomsimd_layer_alloc(f, choice.blocks, choice.k, capacity, fpr, out);
+}
+
+bloomsimd_status bloomsimd_scalable_next_layer(const bloomsimd_filter *f, uint32_t i, bloomsimd_filter **out)
+{
+    const bloomsimd_layers *ls = f->layers;
+    if (i >= BLOOMSIMD_MAX_LAYERS) return BLOOMSIMD_ERR_TOO_LARGE;
+    const bloomsimd_filter *prev = ls->layer[i - 1];
+    if (prev->capacity > UINT64_MAX / ls->growth) return BLOOMSIMD_ERR_TOO_LARGE;
+    return scalable_layer(f, prev->capacity * ls->growth, prev->fpr * ls->tightening, out);
+}
+
+bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_filter **out)
+{
+    double fpr, r = 0.0;
+    bloomsimd_status st = validate(o, &fpr, &r);
+    if (st != BLOOMSIMD_OK) return st;
+    bloomsimd_kind kind = o->growth ? BLOOMSIMD_KIND_SCALABLE : BLOOMSIMD_KIND_WINDOW;
+    if (kind == BLOOMSIMD_KIND_WINDOW) return BLOOMSIMD_ERR_INVALID_ARGUMENT; /* stage 3 */
+
+    /* the first layer decides k (and validates the remaining options) */
+    bloomsimd_options lo = {.capacity = o->capacity, .fpr = o->fpr, .k = o->k, .flags = o->flags};
+    bloomsimd_geometry_choice choice;
+    double target;
+    lo.fpr = fpr * (1.0 - r);
+    st = bloomsimd_choose_geometry(&lo, &choice, &target);
+    if (st != BLOOMSIMD_OK) return st;
+
+    bloomsimd_filter *f;
+    st = bloomsimd_layered_handle(kind, o->seed, o->flags, choice.k, o->kernel, &f);
+    if (st != BLOOMSIMD_OK) return st;
+    f->capacity = o->capacity;
+    f->fpr = fpr;
+    bloomsimd_layers *ls = f->layers;
+    ls->growth = o->growth;
+    ls->tightening = r;
+    ls->k_option = o->k;
+    st = bloomsimd_layer_alloc(f, choice.blocks, choice.k, o->capacity, lo.fpr, &ls->layer[0]);
+    if (st != BLOOMSIMD_OK) {
+        bloomsimd_destroy(f);
+        return st;
+    }
+    ls->count = 1;
+    *out = f;
+    return BLOOMSIMD_OK;
+}
+
+/* ---- clear, info, model ---- */
+
+void bloomsimd_layered_clear(bloomsimd_filter *f)
+{
+    bloomsimd_layers *ls = f->layers;
+    uint32_t count = ls->count;
+    /* A heap scalable filter starts over from its first layer; layers that
+     * live in a file mapping cannot be released, so they are only zeroed. */
+    if (ls->kind == BLOOMSIMD_KIND_SCALABLE && f->storage != BLOOMSIMD_STORAGE_FILE_MAP) {
+        for (uint32_t i = 1; i < count; i++) {
+            bloomsimd_destroy(ls->layer[i]);
+            ls->layer[i] = NULL;
+        }
+        count = ls->count = 1;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        bloomsimd_clear(ls->layer[i]);
+        ls->layer[i]->items = 0;
+    }
+}
+
+void bloomsimd_layered_info(const bloomsimd_filter *f, bloomsimd_info *info)
+{
+    const bloomsimd_layers *ls = f->layers;
+    uint32_t count = bloomsimd_layer_count(ls);
+    info->layers = count;
+    info->k = ls->layer[0]->geometry.k;
+    info->blocks = 0;
+    info->items = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        info->blocks += ls->layer[i]->geometry.nblocks;
+        info->items += bloomsimd_items_get(ls->layer[i]);
+    }
+    info->bits = info->blocks * BLOOMSIMD_BLOCK_BITS;
+    info->memory_bytes = info->blocks * BLOOMSIMD_BLOCK_BYTES;
+    if (ls->kind == BLOOMSIMD_KIND_SCALABLE) {
+        info->growth = ls->growth;
+        info->tightening = ls->tightening;
+    }
+}
+
+/* FPR of the chain after `items` new keys filled the layers in order: every
+ * layer but the last full, layers not grown yet sized as they would be.
+ * Layers are modelled as independent, 1 - prod(1 - f_i); the union bound
+ * sum f_i <= fpr (docs/SCALABLE.md) bounds it either way. */
+static double scalable_fpr(const bloomsimd_filter *f, uint64_t items)
+{
+    const bloomsimd_layers *ls = f->layers;
+    uint32_t count = bloomsimd_layer_count(ls);
+    double miss = 1.0;
+    uint64_t left = items;
+    uint64_t capacity = 0;
+    double fpr = 0.0;
+    for (uint32_t i = 0; i < BLOOMSIMD_MAX_LAYERS; i++) {
+        uint64_t blocks;
+        uint32_t k;
+        if (i < count) {
+            const bloomsimd_filter *layer = ls->layer[i];
+            blocks = layer->geometry.nblocks, k = layer->geometry.k;
+            capacity = layer->capacity, fpr = layer->fpr;
+        } else {
+            if (capacity > UINT64_MAX / ls->growth) return NAN;
+            capacity *= ls->growth, fpr *= ls->tightening;
+            bloomsimd_options lo = {.capacity = capacity, .fpr = fpr, .k = ls->k_option};
+            bloomsimd_geometry_choice choice;
+            double target;
+            if (fpr < BLOOMSIMD_MIN_FPR || bloomsimd_choose_geometry(&lo, &choice, &target) != BLOOMSIMD_OK)
+                return NAN;
+            blocks = choice.blocks, k = choice.k;
+        }
+        uint64_t here = left < capacity ? left : capacity;
+        miss *= 1.0 - bloomsimd_model_fpr((double)here, (double)blocks, k);
+        left -= here;
+        if (left == 0) return 1.0 - miss;
+    }
+    return NAN;
+}
+
+double bloomsimd_layered_predicted_fpr(const bloomsimd_filter *f, uint64_t items)
+{
+    const bloomsimd_layers *ls = f->layers;
+    if (ls->kind == BLOOMSIMD_KIND_SCALABLE) return scalable_fpr(f, items);
+    /* a window: every generation holding `items` keys */
+    const bloomsimd_filter *g = ls->layer[0];
+    double one = bloomsimd_model_fpr((double)items, (double)g->geometry.nblocks, g->geometry.k);
+    return 1.0 - pow(1.0 - one, (double)ls->count);
+}

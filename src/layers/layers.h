@@ -1,0 +1,106 @@
+/*
+ * layers.h — layered filters: scalable (docs/SCALABLE.md) and sliding windows
+ * (docs/WINDOWS.md). Both are a handle (a bloomsimd_filter with `layers`
+ * set) over up to BLOOMSIMD_MAX_LAYERS plain filter objects that share the
+ * handle's seed, kernel and flags, so a key is hashed once and the same hash
+ * probes every layer.
+ *
+ *   scalable  layer i is sized for capacity * growth^i keys at FPR
+ *             fpr * (1 - r) * r^i; `count` layers are in use. A layer is only
+ *             ever appended (under `lock`, then published by a release store
+ *             of `count`) and never moved or freed before destroy, so readers
+ *             take no lock: they acquire `count` and probe that many.
+ *   window    `count` = G generations in fixed slots; `phase` (below) says
+ *             which slot is current. Readers probe all G slots.
+ */
+#ifndef BLOOMSIMD_LAYERS_H
+#define BLOOMSIMD_LAYERS_H
+
+#include "../baseline.h"
+
+#include <pthread.h>
+
+#include "../internal.h"
+
+/* Keys per pass of a layered lookup or insert: each pass probes one layer
+ * with every key of the chunk still undecided (one pipelined kernel call
+ * per layer), so the chunk must be long enough for the kernel's prefetch
+ * distance to pay off and short enough for the stack. */
+#define BLOOMSIMD_CHAIN_CHUNK 1024u
+
+struct bloomsimd_layers {
+    bloomsimd_kind kind;
+    uint32_t growth;       /* scalable: options.growth */
+    double tightening;     /* scalable: r */
+    uint32_t k_option;     /* options.k: 0 = each layer's sizing picks its k */
+    uint32_t count;        /* layers in use (scalable: atomic, release on grow); a window: G */
+    uint64_t phase;        /* window: 2 * rotations, + 1 while a rotate drains (window.c); atomic */
+    pthread_mutex_t lock;  /* serialises grows and rotates */
+    bloomsimd_filter *layer[BLOOMSIMD_MAX_LAYERS];
+    /* window: writers registered under phase p, at [p % 4]; on its own cache
+     * line so that registration does not invalidate the line readers load
+     * `phase` from. */
+    _Alignas(64) uint32_t writers[4];
+};
+
+/* ---- create.c ---- */
+/* Creates a scalable filter or a window from validated-here options. */
+bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_filter **out);
+/* A handle with an empty layer table, for create and for the persistence
+ * readers: kernel chosen, flags and seed set, geometry of k (no bit array). */
+bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, uint64_t seed, uint32_t flags, uint32_t k,
+                                          const char *kernel_name, bloomsimd_filter **out);
+/* A plain layer object with a zeroed bit array of `blocks` blocks. */
+bloomsimd_status bloomsimd_layer_alloc(const bloomsimd_filter *handle, uint64_t blocks, uint32_t k,
+                                       uint64_t capacity, double fpr, bloomsimd_filter **out);
+/* Sizes and allocates layer i >= 1 of a scalable filter (capacity of layer
+ * i - 1 times growth, FPR times r). TOO_LARGE past BLOOMSIMD_MAX_LAYERS, a
+ * capacity overflow, an FPR below BLOOMSIMD_MIN_FPR or more blocks than the
+ * layout allows; NO_MEMORY. The caller publishes it. */
+bloomsimd_status bloomsimd_scalable_next_layer(const bloomsimd_filter *f, uint32_t i, bloomsimd_filter **out);
+void bloomsimd_layered_destroy(bloomsimd_filter *f);
+void bloomsimd_layered_clear(bloomsimd_filter *f);
+void bloomsimd_layered_info(const bloomsimd_filter *f, bloomsimd_info *info);
+double bloomsimd_layered_predicted_fpr(const bloomsimd_filter *f, uint64_t items);
+/* CLOCK_REALTIME in ns. */
+int64_t bloomsimd_now_ns(void);
+
+/* ---- chain.c ---- */
+/* The layers in probe order (scalable: newest first; window: current
+ * first), as of one acquire load. Returns how many. */
+size_t bloomsimd_layers_in_order(const bloomsimd_filter *f, const bloomsimd_filter **order);
+/* Lookup of n keys (src_keys: 64-bit keys, else hashes) through every layer,
+ * one pass per layer over the keys still undecided; writes `out` in `form`. */
+size_t bloomsimd_layered_lookup(const bloomsimd_filter *f, const uint64_t *src, bool src_keys, size_t n,
+                                bloomsimd_hit_form form, void *out);
+/* One hash through every layer (single-key lookups). */
+bool bloomsimd_layered_contains_one(const bloomsimd_filter *f, uint64_t hash);
+/* Removes from cand[from..*m) (with their idx) the hashes `layer` holds, in
+ * place and in order; hits' positions get found[idx] = 1 when found is not
+ * NULL. One kernel pass. */
+void bloomsimd_chain_drop_hits(const bloomsimd_filter *layer, uint64_t *cand, uint32_t *idx, size_t from, size_t *m,
+                               uint8_t *found);
+
+/* ---- scalable.c / window.c ---- */
+/* Inserts n keys or hashes. report: insert-and-report-new (out may be NULL,
+ * *fresh gets the new count); else a plain insert (every key counted). */
+bloomsimd_status bloomsimd_scalable_insert(bloomsimd_filter *f, const uint64_t *src, bool src_keys, size_t n,
+                                           uint8_t *out, size_t *fresh, bool report);
+bloomsimd_status bloomsimd_window_insert(bloomsimd_filter *f, const uint64_t *src, bool src_keys, size_t n,
+                                         uint8_t *out, size_t *fresh, bool report);
+
+static inline bloomsimd_status bloomsimd_layered_insert(bloomsimd_filter *f, const uint64_t *src, bool src_keys,
+                                                        size_t n, uint8_t *out, size_t *fresh, bool report)
+{
+    if (f->layers->kind == BLOOMSIMD_KIND_SCALABLE)
+        return bloomsimd_scalable_insert(f, src, src_keys, n, out, fresh, report);
+    return bloomsimd_window_insert(f, src, src_keys, n, out, fresh, report);
+}
+
+/* Layers in use: an acquire load (pairs with the release store of a grow). */
+static inline uint32_t bloomsimd_layer_count(const bloomsimd_layers *ls)
+{
+    return __atomic_load_n(&ls->count, __ATOMIC_ACQUIRE);
+}
+
+#endif
