@@ -21,10 +21,24 @@
  *             layers' items add up exactly to the new keys the writers were
  *             told about, and no layer holds more than its capacity.
  *
+ *   window    2 writers insert their own keys (batch, add_new, hashes, single
+ *             keys) and add_new a shared key set, 2 readers look up published
+ *             batches in every form, and a rotator thread rotates a 4-generation
+ *             window all the while. A batch is published with the rotation
+ *             count read before its insert (r0); its keys live in a
+ *             generation >= r0, which no rotate drops before r0 + G - 1
+ *             rotations have completed. (1) A reader that reads the rotation
+ *             count after its lookup (behind an acquire fence: a reader that
+ *             saw a zeroed word then sees the drain's phase) and finds it <=
+ *             r0 + G - 2 must have found every key; (2) afterwards every batch
+ *             whose generation is still live is found (no insert lost);
+ *             (3) every shared key was reported new by at least one writer.
+ *
  * scripts/tsan.sh builds this file without Criterion (tests/standalone.h) and
  * runs it under ThreadSanitizer for every kernel.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,6 +277,166 @@ Test(concurrency_new, scalable_grows_while_writers_race)
     free(r.shared);
     for (size_t t = 0; t < SC_WRITERS; t++) {
         free(r.own[t]);
+        free(r.shared_flags[t]);
+    }
+    bloomsimd_destroy(r.filter);
+}
+
+/* ---- window: rotate while writers and readers run ---- */
+
+#define WN_G 4
+#define WN_WRITERS 2
+#define WN_READERS 2
+#define WN_STEP 256
+#define WN_BATCHES 120
+
+typedef struct wn_run {
+    bloomsimd_filter *filter;
+    uint64_t *own[WN_WRITERS];
+    uint64_t *own_hashes[WN_WRITERS];
+    uint64_t *shared;
+    uint8_t *shared_flags[WN_WRITERS];
+    uint64_t r0[WN_WRITERS][WN_BATCHES]; /* rotation count before batch b's insert */
+    size_t progress[WN_WRITERS];         /* batches published (release/acquire) */
+    int writers_done;                    /* atomic */
+    size_t missed, checked;              /* atomic */
+    int bad_status;                      /* atomic */
+} wn_run;
+
+typedef struct wn_worker {
+    wn_run *run;
+    size_t id;
+} wn_worker;
+
+static uint64_t wn_rotations(const bloomsimd_filter *f)
+{
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    return info.rotations;
+}
+
+static void *wn_writer(void *arg)
+{
+    wn_worker *w = arg;
+    wn_run *r = w->run;
+    for (size_t b = 0; b < WN_BATCHES; b++) {
+        const uint64_t *keys = r->own[w->id] + b * WN_STEP;
+        /* pace: about one rotation per 8 batches, so inserts and rotates interleave */
+        while (wn_rotations(r->filter) < b / 8) sched_yield();
+        uint64_t r0 = wn_rotations(r->filter);
+        bloomsimd_status st = BLOOMSIMD_OK;
+        switch ((b + w->id) % 4) {
+        case 0: st = bloomsimd_add_batch_u64(r->filter, keys, WN_STEP); break;
+        case 1: st = bloomsimd_add_new_batch_u64(r->filter, keys, WN_STEP, NULL, NULL); break;
+        case 2: st = bloomsimd_add_new_hashes(r->filter, r->own_hashes[w->id] + b * WN_STEP, WN_STEP, NULL, NULL); break;
+        default:
+            for (size_t i = 0; i < WN_STEP && st == BLOOMSIMD_OK; i++) st = bloomsimd_add_u64(r->filter, keys[i]);
+        }
+        size_t fresh = 0, sum = 0;
+        uint8_t *flags = r->shared_flags[w->id] + b * WN_STEP;
+        if (st == BLOOMSIMD_OK)
+            st = bloomsimd_add_new_batch_u64(r->filter, r->shared + b * WN_STEP, WN_STEP, flags, &fresh);
+        for (size_t i = 0; i < WN_STEP; i++) sum += flags[i];
+        if (st != BLOOMSIMD_OK || sum != fresh) __atomic_store_n(&r->bad_status, 1, __ATOMIC_RELAXED);
+        r->r0[w->id][b] = r0;
+        __atomic_store_n(&r->progress[w->id], b + 1, __ATOMIC_RELEASE);
+    }
+    __atomic_fetch_add(&r->writers_done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void *wn_reader(void *arg)
+{
+    wn_worker *w = arg;
+    wn_run *r = w->run;
+    uint64_t rng = 77 + w->id;
+    uint8_t out[WN_STEP], bitmap[WN_STEP / 8];
+    uint32_t idx[WN_STEP];
+    size_t round = 0;
+    while (__atomic_load_n(&r->writers_done, __ATOMIC_ACQUIRE) < WN_WRITERS) {
+        size_t v = test_splitmix64(&rng) % WN_WRITERS;
+        size_t ready = __atomic_load_n(&r->progress[v], __ATOMIC_ACQUIRE);
+        if (ready == 0) continue;
+        size_t b = ready - 1 - (size_t)(test_splitmix64(&rng) % (ready < 3 ? ready : 3)); /* recent batches */
+        const uint64_t *keys = r->own[v] + b * WN_STEP;
+        size_t found = 0;
+        switch (round++ % 4) {
+        case 0: found = bloomsimd_contains_batch_u64(r->filter, keys, WN_STEP, out); break;
+        case 1: found = bloomsimd_select_batch_u64(r->filter, keys, WN_STEP, idx); break;
+        case 2: found = bloomsimd_contains_bitmap_u64(r->filter, keys, WN_STEP, bitmap); break;
+        default:
+            for (size_t i = 0; i < WN_STEP; i++) found += bloomsimd_contains_u64(r->filter, keys[i]);
+        }
+#if defined(__SANITIZE_THREAD__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtsan" /* TSan does not model fences; the accesses it checks are all atomic */
+#endif
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#if defined(__SANITIZE_THREAD__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+        if (wn_rotations(r->filter) + 2 <= r->r0[v][b] + WN_G) {
+            __atomic_fetch_add(&r->missed, WN_STEP - found, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&r->checked, WN_STEP, __ATOMIC_RELAXED);
+        }
+    }
+    return NULL;
+}
+
+static void *wn_rotator(void *arg)
+{
+    wn_run *r = arg;
+    while (__atomic_load_n(&r->writers_done, __ATOMIC_ACQUIRE) < WN_WRITERS) {
+        if (bloomsimd_rotate(r->filter) != BLOOMSIMD_OK) __atomic_store_n(&r->bad_status, 2, __ATOMIC_RELAXED);
+        for (int i = 0; i < 50; i++) sched_yield();
+    }
+    return NULL;
+}
+
+Test(concurrency_new, window_rotates_while_writers_and_readers_run)
+{
+    wn_run r;
+    memset(&r, 0, sizeof r);
+    bloomsimd_options o = {.capacity = 100000, .fpr = 1e-6, .generations = WN_G, .seed = 24,
+                           .flags = BLOOMSIMD_CONCURRENT};
+    r.filter = test_filter(&o);
+    r.shared = test_keys(WN_BATCHES * WN_STEP, 700);
+    for (size_t t = 0; t < WN_WRITERS; t++) {
+        r.own[t] = test_keys(WN_BATCHES * WN_STEP, 701 + t);
+        r.own_hashes[t] = malloc(WN_BATCHES * WN_STEP * sizeof(uint64_t));
+        r.shared_flags[t] = calloc(WN_BATCHES * WN_STEP, 1);
+        cr_assert(r.own_hashes[t] && r.shared_flags[t]);
+        bloomsimd_hash_batch_u64(r.filter, r.own[t], WN_BATCHES * WN_STEP, r.own_hashes[t]);
+    }
+    pthread_t tid[WN_WRITERS + WN_READERS + 1];
+    wn_worker workers[WN_WRITERS + WN_READERS];
+    for (size_t t = 0; t < WN_WRITERS + WN_READERS; t++) {
+        workers[t] = (wn_worker){&r, t < WN_WRITERS ? t : t - WN_WRITERS};
+        cr_assert_eq(pthread_create(&tid[t], NULL, t < WN_WRITERS ? wn_writer : wn_reader, &workers[t]), 0);
+    }
+    cr_assert_eq(pthread_create(&tid[WN_WRITERS + WN_READERS], NULL, wn_rotator, &r), 0);
+    for (size_t t = 0; t < WN_WRITERS + WN_READERS + 1; t++) pthread_join(tid[t], NULL);
+    cr_assert_eq(r.bad_status, 0, "an insert or rotate failed, or a count did not match its flags");
+    cr_assert_eq(r.missed, 0, "readers missed %zu of %zu keys of live generations", r.missed, r.checked);
+    uint64_t rotations = wn_rotations(r.filter);
+    cr_assert(rotations >= (WN_BATCHES - 1) / 8, "only %llu rotations ran", (unsigned long long)rotations);
+    size_t live = 0;
+    for (size_t t = 0; t < WN_WRITERS; t++)
+        for (size_t b = 0; b < WN_BATCHES; b++)
+            if (rotations + 2 <= r.r0[t][b] + WN_G) {
+                live++;
+                cr_assert_eq(bloomsimd_contains_batch_u64(r.filter, r.own[t] + b * WN_STEP, WN_STEP, NULL), WN_STEP,
+                             "writer %zu batch %zu (r0 %llu, now %llu): insert lost", t, b,
+                             (unsigned long long)r.r0[t][b], (unsigned long long)rotations);
+            }
+    cr_assert(live > 0);
+    size_t none = 0;
+    for (size_t i = 0; i < WN_BATCHES * WN_STEP; i++) none += !(r.shared_flags[0][i] | r.shared_flags[1][i]);
+    cr_assert_eq(none, 0, "%zu shared keys were reported new by no writer", none);
+    free(r.shared);
+    for (size_t t = 0; t < WN_WRITERS; t++) {
+        free(r.own[t]);
+        free(r.own_hashes[t]);
         free(r.shared_flags[t]);
     }
     bloomsimd_destroy(r.filter);

@@ -117,13 +117,44 @@ bloomsimd_status bloomsimd_scalable_next_layer(const bloomsimd_filter *f, uint32
     return scalable_layer(f, prev->capacity * ls->growth, prev->fpr * ls->tightening, out);
 }
 
+/* G generations of the geometry sizing gives the options (each sized for
+ * `capacity` keys at `fpr`, or `bits`), all started now. */
+static bloomsimd_status window_create(const bloomsimd_options *o, bloomsimd_filter **out)
+{
+    bloomsimd_geometry_choice choice;
+    double target;
+    bloomsimd_options lo = *o;
+    lo.generations = 0;
+    bloomsimd_status st = bloomsimd_choose_geometry(&lo, &choice, &target);
+    if (st != BLOOMSIMD_OK) return st;
+    bloomsimd_filter *f;
+    st = bloomsimd_layered_handle(BLOOMSIMD_KIND_WINDOW, o->seed, o->flags, choice.k, o->kernel, &f);
+    if (st != BLOOMSIMD_OK) return st;
+    f->capacity = o->capacity;
+    f->fpr = target;
+    bloomsimd_layers *ls = f->layers;
+    ls->k_option = o->k;
+    int64_t now = bloomsimd_now_ns();
+    for (uint32_t i = 0; i < o->generations && st == BLOOMSIMD_OK; i++) {
+        st = bloomsimd_layer_alloc(f, choice.blocks, choice.k, o->capacity, target, &ls->layer[i]);
+        if (st == BLOOMSIMD_OK) ls->layer[i]->started_ns = now;
+    }
+    if (st != BLOOMSIMD_OK) {
+        bloomsimd_destroy(f);
+        return st;
+    }
+    ls->count = o->generations;
+    *out = f;
+    return BLOOMSIMD_OK;
+}
+
 bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_filter **out)
 {
     double fpr, r = 0.0;
     bloomsimd_status st = validate(o, &fpr, &r);
     if (st != BLOOMSIMD_OK) return st;
     bloomsimd_kind kind = o->growth ? BLOOMSIMD_KIND_SCALABLE : BLOOMSIMD_KIND_WINDOW;
-    if (kind == BLOOMSIMD_KIND_WINDOW) return BLOOMSIMD_ERR_INVALID_ARGUMENT; /* stage 3 */
+    if (kind == BLOOMSIMD_KIND_WINDOW) return window_create(o, out);
 
     /* the first layer decides k (and validates the remaining options) */
     bloomsimd_options lo = {.capacity = o->capacity, .fpr = o->fpr, .k = o->k, .flags = o->flags};
@@ -167,9 +198,11 @@ void bloomsimd_layered_clear(bloomsimd_filter *f)
         }
         count = ls->count = 1;
     }
+    int64_t now = bloomsimd_now_ns();
     for (uint32_t i = 0; i < count; i++) {
         bloomsimd_clear(ls->layer[i]);
         ls->layer[i]->items = 0;
+        if (ls->kind == BLOOMSIMD_KIND_WINDOW) ls->layer[i]->started_ns = now;
     }
 }
 
@@ -190,6 +223,8 @@ void bloomsimd_layered_info(const bloomsimd_filter *f, bloomsimd_info *info)
     if (ls->kind == BLOOMSIMD_KIND_SCALABLE) {
         info->growth = ls->growth;
         info->tightening = ls->tightening;
+    } else {
+        bloomsimd_window_info(f, info);
     }
 }
 

@@ -89,6 +89,9 @@ bloomsimd_status bloomsimd_scalable_insert(bloomsimd_filter *f, const uint64_t *
 bloomsimd_status bloomsimd_window_insert(bloomsimd_filter *f, const uint64_t *src, bool src_keys, size_t n,
                                          uint8_t *out, size_t *fresh, bool report);
 
+/* Window fields of get_info (generations, rotations, current items, ages). */
+void bloomsimd_window_info(const bloomsimd_filter *f, bloomsimd_info *info);
+
 static inline bloomsimd_status bloomsimd_layered_insert(bloomsimd_filter *f, const uint64_t *src, bool src_keys,
                                                         size_t n, uint8_t *out, size_t *fresh, bool report)
 {
