@@ -552,7 +552,15 @@ BLOOMSIMD_API const char *bloomsimd_default_kernel(void);
 #define BLOOMSIMD_MAP_WRITABLE 0x1u   /* inserts go to the file (MAP_SHARED); bloomsimd_sync persists */
 #define BLOOMSIMD_MAP_ACCEPT_UNSYNCED 0x2u /* accept a file whose payload checksum is stale (never synced) */
 
-/* Bytes bloomsimd_serialize writes for this filter (0 for NULL). */
+/* Every kind of filter (plain, scalable, window) serializes, saves, loads
+ * and maps; a layered filter is held still while it is written (its grows and
+ * rotates wait; inserts and lookups go on). A writable mapping of a scalable
+ * filter cannot grow: the insert that would need a new layer returns
+ * BLOOMSIMD_ERR_READ_ONLY (the keys before it are in; load the file to grow
+ * it). A writable mapping of a window rotates in place. */
+
+/* Bytes bloomsimd_serialize writes for this filter (0 for NULL). A concurrent
+ * scalable filter may grow after this call, and then need more. */
 BLOOMSIMD_API size_t bloomsimd_serialized_size(const bloomsimd_filter *filter);
 /* Writes the filter into buf[0..cap). Returns BLOOMSIMD_OK and *written, or
  * BLOOMSIMD_ERR_INVALID_ARGUMENT (NULL filter/buf) or BLOOMSIMD_ERR_TOO_LARGE

@@ -38,11 +38,12 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 keys_seconds=$((seconds / 3))
 seconds=$((seconds - keys_seconds))
 
-# -max_len: the largest seed is ~4.3 KiB; 16 KiB lets the fuzzer grow files
-# to ~190 blocks. -timeout/-rss_limit_mb turn hangs and blow-ups into findings.
+# -max_len: the plain seeds are ~4.3 KiB, the layered ones (scalable, window:
+# every layer on its own 4 KiB page) 12-16 KiB; 64 KiB lets the fuzzer grow
+# either kind. -timeout/-rss_limit_mb turn hangs and blow-ups into findings.
 status=0
 "$build/tests/fuzz/bloomsimd_fuzz_deserialize" "$work" "$root/tests/fuzz/corpus" \
-    -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+    -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$artifacts/" -print_final_stats=1 || status=$?
 
 keys_work=$work-keys

@@ -34,6 +34,12 @@
  *             whose generation is still live is found (no insert lost);
  *             (3) every shared key was reported new by at least one writer.
  *
+ *   persist   a concurrent window and a concurrent scalable filter are
+ *             serialized again and again while writers insert and a rotator
+ *             rotates (the window) or the filter grows (scalable): every image
+ *             deserializes (it is a self-consistent snapshot) and holds every
+ *             key whose insert finished before the serialize began.
+ *
  * scripts/tsan.sh builds this file without Criterion (tests/standalone.h) and
  * runs it under ThreadSanitizer for every kernel.
  */
@@ -440,4 +446,82 @@ Test(concurrency_new, window_rotates_while_writers_and_readers_run)
         free(r.shared_flags[t]);
     }
     bloomsimd_destroy(r.filter);
+}
+
+/* ---- persistence while others insert, grow and rotate ---- */
+
+#define PS_KEYS 60000
+#define PS_STEP 300
+
+typedef struct ps_run {
+    bloomsimd_filter *filter;
+    uint64_t *keys;
+    uint64_t r0[PS_KEYS / PS_STEP]; /* window: rotation count before batch b's insert */
+    size_t progress; /* keys inserted (release/acquire) */
+    int done;        /* atomic */
+    int bad;         /* atomic */
+} ps_run;
+
+static void *ps_writer(void *arg)
+{
+    ps_run *r = arg;
+    for (size_t base = 0; base < PS_KEYS; base += PS_STEP) {
+        bloomsimd_info info;
+        bloomsimd_get_info(r->filter, &info);
+        r->r0[base / PS_STEP] = info.rotations;
+        if (bloomsimd_add_new_batch_u64(r->filter, r->keys + base, PS_STEP, NULL, NULL) != BLOOMSIMD_OK)
+            __atomic_store_n(&r->bad, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&r->progress, base + PS_STEP, __ATOMIC_RELEASE);
+        if (r->filter->layers->kind == BLOOMSIMD_KIND_WINDOW && base % (20 * PS_STEP) == 0 &&
+            bloomsimd_rotate(r->filter) != BLOOMSIMD_OK)
+            __atomic_store_n(&r->bad, 2, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void serialize_while_writing(const bloomsimd_options *o)
+{
+    ps_run r = {0};
+    r.filter = test_filter(o);
+    r.keys = test_keys(PS_KEYS, 800);
+    pthread_t writer;
+    cr_assert_eq(pthread_create(&writer, NULL, ps_writer, &r), 0);
+    size_t images = 0;
+    while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE) || images < 3) {
+        size_t before = __atomic_load_n(&r.progress, __ATOMIC_ACQUIRE);
+        size_t len = bloomsimd_serialized_size(r.filter);
+        uint8_t *buf = malloc(len + (1 << 20)); /* room for a grow in between */
+        cr_assert_not_null(buf);
+        size_t written = 0;
+        bloomsimd_status st = bloomsimd_serialize(r.filter, buf, len + (1 << 20), &written);
+        cr_assert_eq(st, BLOOMSIMD_OK, "serialize: %s", bloomsimd_status_string(st));
+        bloomsimd_filter *copy = NULL;
+        st = bloomsimd_deserialize(&copy, buf, written);
+        cr_assert_eq(st, BLOOMSIMD_OK, "image %zu does not load: %s", images, bloomsimd_status_string(st));
+        /* keys inserted before the serialize began, and whose generation is
+         * live in the image (rotations in the image <= r0 + G - 2) */
+        bloomsimd_info image;
+        bloomsimd_get_info(copy, &image);
+        for (size_t b = 0; b < before / PS_STEP; b++)
+            if (!o->generations || image.rotations + 2 <= r.r0[b] + o->generations)
+                cr_assert_eq(bloomsimd_contains_batch_u64(copy, r.keys + b * PS_STEP, PS_STEP, NULL), PS_STEP,
+                             "image %zu misses batch %zu, inserted before it", images, b);
+        bloomsimd_destroy(copy);
+        free(buf);
+        images++;
+    }
+    pthread_join(writer, NULL);
+    cr_assert_eq(r.bad, 0);
+    free(r.keys);
+    bloomsimd_destroy(r.filter);
+}
+
+Test(concurrency_new, serialize_while_inserting_growing_and_rotating)
+{
+    bloomsimd_options window = {.capacity = 20000, .fpr = 0.001, .generations = 4, .seed = 25,
+                                .flags = BLOOMSIMD_CONCURRENT};
+    serialize_while_writing(&window);
+    bloomsimd_options grow = {.capacity = 1000, .fpr = 0.001, .growth = 2, .seed = 26, .flags = BLOOMSIMD_CONCURRENT};
+    serialize_while_writing(&grow);
 }

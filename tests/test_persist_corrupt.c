@@ -156,7 +156,8 @@ static void fpr_infinite(uint8_t *h) { put_fpr(h, INFINITY); }
 static void offset_64(uint8_t *h) { bloomsimd_le32_put(h + 12, 64); }
 static void offset_8192(uint8_t *h) { bloomsimd_le32_put(h + 12, 8192); }
 static void offset_huge(uint8_t *h) { bloomsimd_le32_put(h + 12, UINT32_MAX); }
-static void reserved_a(uint8_t *h) { h[53] = 1; }
+static void kind_unknown(uint8_t *h) { h[53] = 1; }          /* filter_kind 256 */
+static void kind_scalable(uint8_t *h) { bloomsimd_le32_put(h + 52, 1); } /* without its layer directory */
 static void reserved_b(uint8_t *h) { h[100] = 1; }
 static void padding(uint8_t *h) { h[4095] = 1; }
 static void layout_one(uint8_t *h) { bloomsimd_le32_put(h + 16, 1); }
@@ -187,7 +188,8 @@ Test(persist_corrupt, each_header_field_out_of_range_is_rejected)
     expect_field(offset_64, BLOOMSIMD_ERR_CORRUPT, "payload offset 64");
     expect_field(offset_8192, BLOOMSIMD_ERR_CORRUPT, "payload offset 8192");
     expect_field(offset_huge, BLOOMSIMD_ERR_CORRUPT, "payload offset 2^32-1");
-    expect_field(reserved_a, BLOOMSIMD_ERR_CORRUPT, "reserved word");
+    expect_field(kind_unknown, BLOOMSIMD_ERR_VERSION, "unknown filter kind (from a newer writer)");
+    expect_field(kind_scalable, BLOOMSIMD_ERR_CORRUPT, "scalable kind with 0 layers");
     expect_field(reserved_b, BLOOMSIMD_ERR_CORRUPT, "reserved bytes");
     expect_field(padding, BLOOMSIMD_ERR_CORRUPT, "padding");
     expect_field(payload_checksum, BLOOMSIMD_ERR_CORRUPT, "payload checksum");

@@ -69,8 +69,10 @@ static bloomsimd_status grow(bloomsimd_filter *f, uint32_t seen)
     pthread_mutex_lock(&ls->lock);
     uint32_t count = __atomic_load_n(&ls->count, __ATOMIC_RELAXED);
     if (count == seen && bloomsimd_items_get(ls->layer[count - 1]) >= ls->layer[count - 1]->capacity) {
-        bloomsimd_filter *layer;
-        st = bloomsimd_scalable_next_layer(f, count, &layer);
+        bloomsimd_filter *layer = NULL;
+        /* a writable mapping cannot grow: its layers are the file's */
+        st = f->storage == BLOOMSIMD_STORAGE_FILE_MAP ? BLOOMSIMD_ERR_READ_ONLY
+                                                      : bloomsimd_scalable_next_layer(f, count, &layer);
         if (st == BLOOMSIMD_OK) {
             ls->layer[count] = layer;
             /* the layer is complete before any thread can see it */

@@ -80,23 +80,39 @@ static int sync_parent_dir(const char *path)
     return rc;
 }
 
+/* Writes every layer's payload at its offset, then the header (which
+ * carries the payload checksums). Holes between layers read as zeros; the
+ * file is extended to its full length (the last layer's padding). */
+static bloomsimd_status write_file(const bloomsimd_filter *f, int fd)
+{
+    bloomsimd_header h;
+    bloomsimd_layers_hold(f);
+    bloomsimd_header_from_filter(f, 0, &h);
+    bloomsimd_status st = BLOOMSIMD_OK;
+    for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++) {
+        uint64_t checksum = 0;
+        st = bloomsimd_stream_payload(bloomsimd_payload_layer(f, i), fd, (off_t)h.layer[i].offset, &checksum);
+        bloomsimd_header_set_checksum(&h, i, checksum);
+    }
+    bloomsimd_layers_release(f);
+    if (st != BLOOMSIMD_OK) return st;
+    uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
+    bloomsimd_header_encode(&h, header);
+    if (ftruncate(fd, (off_t)bloomsimd_header_file_bytes(&h)) != 0 ||
+        bloomsimd_pwrite_all(fd, header, h.payload_offset, 0) != 0 || fsync(fd) != 0)
+        return BLOOMSIMD_ERR_IO;
+    return BLOOMSIMD_OK;
+}
+
 bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
 {
-    if (!f || !path || !*path || f->layers) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!f || !path || !*path) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     char *temp = NULL;
     int fd = create_temp(path, &temp);
     if (fd < 0) return errno == ENOMEM ? BLOOMSIMD_ERR_NO_MEMORY : BLOOMSIMD_ERR_IO;
 
-    /* Payload first, header last: the header carries the payload checksum. */
-    uint64_t checksum = 0;
-    bloomsimd_status st = bloomsimd_stream_payload(f, fd, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET, &checksum);
-    if (st == BLOOMSIMD_OK) {
-        uint8_t header[BLOOMSIMD_FORMAT_PAYLOAD_OFFSET];
-        bloomsimd_header h;
-        bloomsimd_header_from_filter(f, checksum, 0, &h);
-        bloomsimd_header_encode(&h, header);
-        if (bloomsimd_pwrite_all(fd, header, sizeof header, 0) != 0 || fsync(fd) != 0) st = BLOOMSIMD_ERR_IO;
-    }
+    /* Payload first, header last: the header carries the payload checksums. */
+    bloomsimd_status st = write_file(f, fd);
     if (st != BLOOMSIMD_OK) {
         int saved = errno;
         close(fd);
@@ -119,6 +135,31 @@ bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
     return sync_parent_dir(path) == 0 ? BLOOMSIMD_OK : BLOOMSIMD_ERR_IO;
 }
 
+/* Reads layer i's blocks straight into its bit array (no second copy of a
+ * large filter), checks them, and checks the padding after them is zero. */
+static bloomsimd_status read_layer(int fd, const bloomsimd_header *h, uint32_t i, bloomsimd_filter *layer)
+{
+    const bloomsimd_layer_entry *l = &h->layer[i];
+    size_t bytes = (size_t)(l->blocks * BLOOMSIMD_BLOCK_BYTES);
+    ssize_t got = bloomsimd_pread_full(fd, layer->geometry.words, bytes, (off_t)l->offset);
+    if (got < 0) return BLOOMSIMD_ERR_IO;
+    /* A file that shrank after fstat is as bad as a short one. */
+    if ((size_t)got != bytes) return BLOOMSIMD_ERR_CORRUPT;
+    bloomsimd_status st =
+        bloomsimd_payload_verdict(h, i, bloomsimd_payload_checksum(layer->geometry.words, bytes), false);
+    if (st != BLOOMSIMD_OK) return st;
+    uint64_t end = i + 1 < h->layers ? h->layer[i + 1].offset : bloomsimd_header_file_bytes(h);
+    size_t gap = (size_t)(end - l->offset - bytes); /* < 4096 */
+    if (gap == 0) return BLOOMSIMD_OK;
+    uint8_t pad[BLOOMSIMD_FORMAT_ALIGN];
+    got = bloomsimd_pread_full(fd, pad, gap, (off_t)(l->offset + bytes));
+    if (got < 0) return BLOOMSIMD_ERR_IO;
+    if ((size_t)got != gap) return BLOOMSIMD_ERR_CORRUPT;
+    for (size_t j = 0; j < gap; j++)
+        if (pad[j]) return BLOOMSIMD_ERR_CORRUPT;
+    return BLOOMSIMD_OK;
+}
+
 bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path)
 {
     if (out) *out = NULL;
@@ -128,7 +169,7 @@ bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path)
     bloomsimd_status st = bloomsimd_open_regular(path, O_RDONLY, &fd, &size);
     if (st != BLOOMSIMD_OK) return st;
 
-    uint8_t header[BLOOMSIMD_FORMAT_PAYLOAD_OFFSET];
+    uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
     size_t want = size < sizeof header ? (size_t)size : sizeof header;
     ssize_t got = bloomsimd_pread_full(fd, header, want, 0);
     if (got < 0) {
@@ -141,33 +182,18 @@ bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path)
         close(fd);
         return st;
     }
-
     bloomsimd_filter *f;
-    st = bloomsimd_filter_from_header(&h, &f);
-    if (st == BLOOMSIMD_OK) {
-        st = bloomsimd_alloc_bits(f, h.blocks, h.filter_flags);
-        if (st != BLOOMSIMD_OK) bloomsimd_destroy(f);
-    }
+    st = bloomsimd_filter_from_header(&h, NULL, &f);
     if (st != BLOOMSIMD_OK) {
         close(fd);
         return st;
     }
-    /* Read straight into the bit array: no second copy of a large filter. */
-    got = bloomsimd_pread_full(fd, f->geometry.words, (size_t)h.payload_bytes, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET);
-    if (got < 0) {
-        int saved = errno;
-        close(fd);
-        bloomsimd_destroy(f);
-        errno = saved;
-        return BLOOMSIMD_ERR_IO;
-    }
+    for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++) st = read_layer(fd, &h, i, bloomsimd_payload_layer(f, i));
+    int saved = errno;
     close(fd);
-    /* A file that shrank after fstat is as bad as a short one. */
-    if ((uint64_t)got != h.payload_bytes) st = BLOOMSIMD_ERR_CORRUPT;
-    else st = bloomsimd_payload_verdict(&h, bloomsimd_payload_checksum(f->geometry.words, (size_t)h.payload_bytes),
-                                        false);
     if (st != BLOOMSIMD_OK) {
         bloomsimd_destroy(f);
+        errno = saved;
         return st;
     }
     *out = f;

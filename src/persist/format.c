@@ -1,10 +1,14 @@
 /*
- * format.c — encoding and validation of the version-1 header (docs/FORMAT.md).
+ * format.c — encoding and validation of the version-2 header and layer
+ * directory (docs/FORMAT.md).
  *
  * Validation trusts nothing: every length is compared with what the caller
  * actually holds before it is used, and the only arithmetic on untrusted
- * numbers (block_count * 64, payload_offset + payload_bytes) is done after
- * block_count <= 2^32 is established, so it stays below 2^39 and cannot wrap.
+ * numbers (block_count * 64 rounded up, sums over at most 64 layers,
+ * payload_offset + payload_bytes) is done after each block_count <= 2^32 is
+ * established, so it stays below 2^45 and cannot wrap. A layered file's
+ * scalable chain (capacities c * g^i, FPRs p (1 - r) r^i) is recomputed with
+ * the writer's exact multiplications and must match bit for bit.
  */
 #include "format.h"
 
@@ -18,6 +22,7 @@
 #include <xxhash.h>
 
 #include "../../dispatch/dispatch.h"
+#include "../layers/layers.h"
 
 static uint64_t double_bits(double d)
 {
@@ -33,24 +38,95 @@ static double bits_double(uint64_t u)
     return d;
 }
 
-void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint64_t payload_checksum, uint32_t state_flags,
-                                  bloomsimd_header *h)
+static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+
+/* payload_offset of a file with `layers` directory entries (0: plain). */
+static uint64_t payload_offset_for(uint32_t layers)
+{
+    return layers == 0 ? BLOOMSIMD_FORMAT_PAYLOAD_OFFSET
+                       : round_up(BLOOMSIMD_HDR_DIRECTORY + (uint64_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * layers,
+                                  BLOOMSIMD_FORMAT_ALIGN);
+}
+
+/* Sets the payload offsets and total from the layers' block counts. */
+static void lay_out(bloomsimd_header *h)
+{
+    uint64_t at = h->payload_offset;
+    h->blocks = 0;
+    for (uint32_t i = 0; i < h->layers; i++) {
+        h->layer[i].offset = at;
+        h->blocks += h->layer[i].blocks;
+        uint64_t bytes = h->layer[i].blocks * BLOOMSIMD_BLOCK_BYTES;
+        at += h->kind == BLOOMSIMD_KIND_PLAIN ? bytes : round_up(bytes, BLOOMSIMD_FORMAT_ALIGN);
+    }
+    h->payload_bytes = at - h->payload_offset;
+}
+
+bloomsimd_filter *bloomsimd_payload_layer(const bloomsimd_filter *f, uint32_t i)
+{
+    return f->layers ? f->layers->layer[i] : (bloomsimd_filter *)(uintptr_t)f;
+}
+
+void bloomsimd_layers_hold(const bloomsimd_filter *f)
+{
+    if (f->layers) pthread_mutex_lock(&f->layers->lock);
+}
+
+void bloomsimd_layers_release(const bloomsimd_filter *f)
+{
+    if (f->layers) pthread_mutex_unlock(&f->layers->lock);
+}
+
+void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flags, bloomsimd_header *h)
 {
     memset(h, 0, sizeof *h);
     h->version = BLOOMSIMD_FORMAT_VERSION;
-    h->payload_offset = BLOOMSIMD_FORMAT_PAYLOAD_OFFSET;
     h->layout_id = BLOOMSIMD_FORMAT_LAYOUT_ID;
     h->hash_id = BLOOMSIMD_FORMAT_HASH_ID;
     h->seed = f->seed;
-    h->blocks = f->geometry.nblocks;
-    h->k = f->geometry.k;
     h->state_flags = state_flags;
     h->filter_flags = f->flags & BLOOMSIMD_KNOWN_FLAGS;
     h->capacity = f->capacity;
     h->fpr = f->fpr;
-    h->payload_bytes = f->geometry.nblocks * BLOOMSIMD_BLOCK_BYTES;
-    h->payload_checksum = payload_checksum;
+    if (!f->layers) {
+        h->kind = BLOOMSIMD_KIND_PLAIN;
+        h->k = f->geometry.k;
+        h->items = bloomsimd_items_get(f);
+        h->layers = 1;
+        h->layer[0] = (bloomsimd_layer_entry){.blocks = f->geometry.nblocks, .k = f->geometry.k};
+    } else {
+        const bloomsimd_layers *ls = f->layers;
+        h->kind = ls->kind;
+        h->layers = h->layer_count = __atomic_load_n(&ls->count, __ATOMIC_ACQUIRE);
+        if (ls->kind == BLOOMSIMD_KIND_SCALABLE) {
+            h->k = ls->k_option;
+            h->growth = ls->growth;
+            h->tightening = ls->tightening;
+        } else {
+            h->k = ls->layer[0]->geometry.k;
+            h->rotations = __atomic_load_n(&ls->phase, __ATOMIC_ACQUIRE) >> 1;
+        }
+        for (uint32_t i = 0; i < h->layers; i++) {
+            const bloomsimd_filter *layer = ls->layer[i];
+            h->layer[i] = (bloomsimd_layer_entry){.blocks = layer->geometry.nblocks,
+                                                  .k = layer->geometry.k,
+                                                  .capacity = layer->capacity,
+                                                  .fpr = layer->fpr,
+                                                  .items = bloomsimd_items_get(layer),
+                                                  .started_ns = __atomic_load_n(&layer->started_ns, __ATOMIC_RELAXED)};
+        }
+    }
+    h->payload_offset = (uint32_t)payload_offset_for(h->layer_count);
+    lay_out(h);
 }
+
+void bloomsimd_header_set_checksum(bloomsimd_header *h, uint32_t i, uint64_t checksum)
+{
+    h->layer[i].checksum = checksum;
+    if (h->kind == BLOOMSIMD_KIND_PLAIN) h->payload_checksum = checksum;
+}
+
+uint64_t bloomsimd_header_file_bytes(const bloomsimd_header *h) { return h->payload_offset + h->payload_bytes; }
 
 uint64_t bloomsimd_header_checksum(const uint8_t *header)
 {
@@ -62,9 +138,14 @@ void bloomsimd_header_reseal(uint8_t *header)
     bloomsimd_le64_put(header + BLOOMSIMD_HDR_HEADER_CHECKSUM, bloomsimd_header_checksum(header));
 }
 
+static uint64_t directory_checksum(const uint8_t *header, uint32_t layers)
+{
+    return XXH3_64bits(header + BLOOMSIMD_HDR_DIRECTORY, (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * layers);
+}
+
 void bloomsimd_header_encode(const bloomsimd_header *h, uint8_t *out)
 {
-    memset(out, 0, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET);
+    memset(out, 0, h->payload_offset);
     memcpy(out + BLOOMSIMD_HDR_MAGIC, BLOOMSIMD_FORMAT_MAGIC, BLOOMSIMD_FORMAT_MAGIC_BYTES);
     bloomsimd_le32_put(out + BLOOMSIMD_HDR_VERSION, h->version);
     bloomsimd_le32_put(out + BLOOMSIMD_HDR_PAYLOAD_OFFSET, h->payload_offset);
@@ -75,10 +156,31 @@ void bloomsimd_header_encode(const bloomsimd_header *h, uint8_t *out)
     bloomsimd_le32_put(out + BLOOMSIMD_HDR_K, h->k);
     bloomsimd_le32_put(out + BLOOMSIMD_HDR_STATE_FLAGS, h->state_flags);
     bloomsimd_le32_put(out + BLOOMSIMD_HDR_FILTER_FLAGS, h->filter_flags);
+    bloomsimd_le32_put(out + BLOOMSIMD_HDR_KIND, h->kind);
     bloomsimd_le64_put(out + BLOOMSIMD_HDR_CAPACITY, h->capacity);
     bloomsimd_le64_put(out + BLOOMSIMD_HDR_FPR, double_bits(h->fpr));
     bloomsimd_le64_put(out + BLOOMSIMD_HDR_PAYLOAD_BYTES, h->payload_bytes);
-    bloomsimd_le64_put(out + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM, h->payload_checksum);
+    bloomsimd_le64_put(out + BLOOMSIMD_HDR_ITEMS, h->items);
+    bloomsimd_le32_put(out + BLOOMSIMD_HDR_LAYER_COUNT, h->layer_count);
+    bloomsimd_le32_put(out + BLOOMSIMD_HDR_GROWTH, h->growth);
+    bloomsimd_le64_put(out + BLOOMSIMD_HDR_TIGHTENING, double_bits(h->tightening));
+    bloomsimd_le64_put(out + BLOOMSIMD_HDR_ROTATIONS, h->rotations);
+    uint64_t checksum = h->payload_checksum;
+    if (h->kind != BLOOMSIMD_KIND_PLAIN) {
+        for (uint32_t i = 0; i < h->layer_count; i++) {
+            uint8_t *e = out + BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * i;
+            const bloomsimd_layer_entry *l = &h->layer[i];
+            bloomsimd_le64_put(e + BLOOMSIMD_ENT_BLOCKS, l->blocks);
+            bloomsimd_le32_put(e + BLOOMSIMD_ENT_K, l->k);
+            bloomsimd_le64_put(e + BLOOMSIMD_ENT_CAPACITY, l->capacity);
+            bloomsimd_le64_put(e + BLOOMSIMD_ENT_FPR, double_bits(l->fpr));
+            bloomsimd_le64_put(e + BLOOMSIMD_ENT_ITEMS, l->items);
+            bloomsimd_le64_put(e + BLOOMSIMD_ENT_STARTED, (uint64_t)l->started_ns);
+            bloomsimd_le64_put(e + BLOOMSIMD_ENT_CHECKSUM, l->checksum);
+        }
+        checksum = directory_checksum(out, h->layer_count);
+    }
+    bloomsimd_le64_put(out + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM, checksum);
     bloomsimd_header_reseal(out);
 }
 
@@ -89,8 +191,70 @@ static bool all_zero(const uint8_t *p, size_t n)
     return acc == 0;
 }
 
+/* Geometry limits of kernels/layout.h section 7 for one payload layer. */
+static bool layer_geometry_ok(uint64_t blocks, uint32_t k)
+{
+    return k >= 1 && k <= BLOOMSIMD_MAX_K && blocks >= 1 && blocks <= BLOOMSIMD_MAX_BLOCKS;
+}
+
+static bool fpr_ok(double fpr) { return fpr >= 0.0 && fpr < 1.0; } /* also rejects NaN */
+
+/* Step 6 for a layered file: the directory's checksum, then every entry, then
+ * the rules of the kind (docs/FORMAT.md "Layered files"). */
+static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h)
+{
+    if (h->payload_checksum != directory_checksum(hdr, h->layer_count)) return BLOOMSIMD_ERR_CORRUPT;
+    h->layers = h->layer_count;
+    for (uint32_t i = 0; i < h->layers; i++) {
+        const uint8_t *e = hdr + BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * i;
+        bloomsimd_layer_entry *l = &h->layer[i];
+        l->blocks = bloomsimd_le64_get(e + BLOOMSIMD_ENT_BLOCKS);
+        l->k = bloomsimd_le32_get(e + BLOOMSIMD_ENT_K);
+        l->capacity = bloomsimd_le64_get(e + BLOOMSIMD_ENT_CAPACITY);
+        l->fpr = bits_double(bloomsimd_le64_get(e + BLOOMSIMD_ENT_FPR));
+        l->items = bloomsimd_le64_get(e + BLOOMSIMD_ENT_ITEMS);
+        l->started_ns = (int64_t)bloomsimd_le64_get(e + BLOOMSIMD_ENT_STARTED);
+        l->checksum = bloomsimd_le64_get(e + BLOOMSIMD_ENT_CHECKSUM);
+        if (!all_zero(e + BLOOMSIMD_ENT_RESERVED_A, 4) || !all_zero(e + BLOOMSIMD_ENT_RESERVED_B, 8))
+            return BLOOMSIMD_ERR_CORRUPT;
+        if (!layer_geometry_ok(l->blocks, l->k) || !fpr_ok(l->fpr)) return BLOOMSIMD_ERR_CORRUPT;
+    }
+    if (h->kind == BLOOMSIMD_KIND_SCALABLE) {
+        /* the chain the writer derived, multiplication by multiplication */
+        if (h->growth < 1 || !(h->tightening > 0.0 && h->tightening < 1.0) || h->rotations != 0) return BLOOMSIMD_ERR_CORRUPT;
+        if (h->k > BLOOMSIMD_MAX_K || h->capacity < 1 || !(h->fpr > 0.0)) return BLOOMSIMD_ERR_CORRUPT;
+        uint64_t capacity = h->capacity;
+        double fpr = h->fpr * (1.0 - h->tightening);
+        for (uint32_t i = 0; i < h->layers; i++) {
+            const bloomsimd_layer_entry *l = &h->layer[i];
+            if (i > 0) {
+                if (capacity > UINT64_MAX / h->growth) return BLOOMSIMD_ERR_CORRUPT;
+                capacity *= h->growth;
+                fpr *= h->tightening;
+            }
+            if (l->capacity != capacity || double_bits(l->fpr) != double_bits(fpr) || fpr < BLOOMSIMD_MIN_FPR)
+                return BLOOMSIMD_ERR_CORRUPT;
+            if (l->items > l->capacity || l->started_ns != 0) return BLOOMSIMD_ERR_CORRUPT;
+            if (h->k != 0 && l->k != h->k) return BLOOMSIMD_ERR_CORRUPT;
+        }
+    } else {
+        /* a window: G generations alike */
+        if (h->layers < 2 || h->growth != 0 || double_bits(h->tightening) != 0) return BLOOMSIMD_ERR_CORRUPT;
+        if (h->rotations >= BLOOMSIMD_FORMAT_MAX_ROTATIONS || h->k < 1 || h->k > BLOOMSIMD_MAX_K)
+            return BLOOMSIMD_ERR_CORRUPT;
+        for (uint32_t i = 0; i < h->layers; i++) {
+            const bloomsimd_layer_entry *l = &h->layer[i];
+            if (l->blocks != h->layer[0].blocks || l->k != h->k || l->capacity != h->capacity ||
+                double_bits(l->fpr) != double_bits(h->fpr))
+                return BLOOMSIMD_ERR_CORRUPT;
+        }
+    }
+    return BLOOMSIMD_OK;
+}
+
 bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint64_t total_len, bloomsimd_header *h)
 {
+    memset(h, 0, sizeof *h);
     /* 1. Enough bytes for the fixed header, and the magic. */
     if (avail < BLOOMSIMD_FORMAT_FIXED_BYTES || total_len < BLOOMSIMD_FORMAT_FIXED_BYTES)
         return BLOOMSIMD_ERR_CORRUPT;
@@ -111,20 +275,30 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
     h->k = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_K);
     h->state_flags = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_STATE_FLAGS);
     h->filter_flags = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_FILTER_FLAGS);
+    h->kind = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_KIND);
     h->capacity = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_CAPACITY);
     h->fpr = bits_double(bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_FPR));
     h->payload_bytes = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_PAYLOAD_BYTES);
     h->payload_checksum = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM);
+    h->items = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_ITEMS);
+    h->layer_count = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_LAYER_COUNT);
+    h->growth = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_GROWTH);
+    h->tightening = bits_double(bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_TIGHTENING));
+    h->rotations = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_ROTATIONS);
 
-    /* 4. Structure: payload offset, reserved bytes and padding. */
-    if (h->payload_offset != BLOOMSIMD_FORMAT_PAYLOAD_OFFSET) return BLOOMSIMD_ERR_CORRUPT;
-    if (avail < BLOOMSIMD_FORMAT_PAYLOAD_OFFSET || total_len < BLOOMSIMD_FORMAT_PAYLOAD_OFFSET)
+    /* 4. Structure: a kind this reader knows, its layer count, the payload
+     * offset that count implies, the fields other kinds own zero, padding. */
+    if (h->kind > BLOOMSIMD_KIND_WINDOW) return BLOOMSIMD_ERR_VERSION; /* intact, from a newer writer */
+    bool plain = h->kind == BLOOMSIMD_KIND_PLAIN;
+    if (plain ? h->layer_count != 0 : (h->layer_count < 1 || h->layer_count > BLOOMSIMD_FORMAT_MAX_LAYERS))
         return BLOOMSIMD_ERR_CORRUPT;
-    if (!all_zero(hdr + BLOOMSIMD_HDR_RESERVED_A, 4) ||
-        !all_zero(hdr + BLOOMSIMD_HDR_RESERVED_B, BLOOMSIMD_HDR_HEADER_CHECKSUM - BLOOMSIMD_HDR_RESERVED_B) ||
-        !all_zero(hdr + BLOOMSIMD_FORMAT_FIXED_BYTES,
-                  BLOOMSIMD_FORMAT_PAYLOAD_OFFSET - BLOOMSIMD_FORMAT_FIXED_BYTES))
-        return BLOOMSIMD_ERR_CORRUPT;
+    uint64_t offset = payload_offset_for(h->layer_count);
+    if (h->payload_offset != offset) return BLOOMSIMD_ERR_CORRUPT;
+    if (avail < offset || total_len < offset) return BLOOMSIMD_ERR_CORRUPT;
+    if (plain && (h->growth != 0 || double_bits(h->tightening) != 0 || h->rotations != 0)) return BLOOMSIMD_ERR_CORRUPT;
+    if (!plain && h->items != 0) return BLOOMSIMD_ERR_CORRUPT;
+    size_t directory_end = BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * h->layer_count;
+    if (!all_zero(hdr + directory_end, (size_t)offset - directory_end)) return BLOOMSIMD_ERR_CORRUPT;
 
     /* 5. Intact but unknown to this reader: a newer layout, hash or flag. */
     if (h->layout_id != BLOOMSIMD_FORMAT_LAYOUT_ID || h->hash_id != BLOOMSIMD_FORMAT_HASH_ID)
@@ -132,15 +306,24 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
     if ((h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS) || (h->filter_flags & ~BLOOMSIMD_KNOWN_FLAGS))
         return BLOOMSIMD_ERR_VERSION;
 
-    /* 6. Geometry limits of kernels/layout.h section 7. */
-    if (h->k < 1 || h->k > BLOOMSIMD_MAX_K) return BLOOMSIMD_ERR_CORRUPT;
-    if (h->blocks < 1 || h->blocks > BLOOMSIMD_MAX_BLOCKS) return BLOOMSIMD_ERR_CORRUPT;
-    if (h->payload_bytes != h->blocks * BLOOMSIMD_BLOCK_BYTES) return BLOOMSIMD_ERR_CORRUPT;
-    if (!(h->fpr >= 0.0 && h->fpr < 1.0)) return BLOOMSIMD_ERR_CORRUPT; /* also rejects NaN */
+    /* 6. Geometry: limits of kernels/layout.h section 7; a layered file's
+     * directory; the totals the fixed header repeats. */
+    if (!fpr_ok(h->fpr)) return BLOOMSIMD_ERR_CORRUPT;
+    if (plain) {
+        if (!layer_geometry_ok(h->blocks, h->k)) return BLOOMSIMD_ERR_CORRUPT;
+        h->layers = 1;
+        h->layer[0] = (bloomsimd_layer_entry){.blocks = h->blocks, .k = h->k, .checksum = h->payload_checksum};
+    } else {
+        bloomsimd_status st = decode_directory(hdr, h);
+        if (st != BLOOMSIMD_OK) return st;
+    }
+    uint64_t blocks = h->blocks, payload_bytes = h->payload_bytes;
+    lay_out(h); /* sums of at most 64 layers of <= 2^32 blocks: no wrap */
+    if (h->blocks != blocks || h->payload_bytes != payload_bytes) return BLOOMSIMD_ERR_CORRUPT;
 
     /* 7. The length: exactly header + payload, nothing missing, nothing after. */
-    if (total_len != BLOOMSIMD_FORMAT_PAYLOAD_OFFSET + h->payload_bytes) return BLOOMSIMD_ERR_CORRUPT;
-    if (h->payload_bytes > SIZE_MAX - BLOOMSIMD_FORMAT_PAYLOAD_OFFSET) return BLOOMSIMD_ERR_TOO_LARGE;
+    if (total_len != offset + h->payload_bytes) return BLOOMSIMD_ERR_CORRUPT;
+    if (h->payload_bytes > SIZE_MAX - offset) return BLOOMSIMD_ERR_TOO_LARGE;
     return BLOOMSIMD_OK;
 }
 
@@ -161,23 +344,80 @@ void bloomsimd_payload_copy(const bloomsimd_filter *f, void *dst, size_t offset,
 
 uint64_t bloomsimd_payload_checksum(const void *payload, size_t bytes) { return XXH3_64bits(payload, bytes); }
 
-bloomsimd_status bloomsimd_payload_verdict(const bloomsimd_header *h, uint64_t actual_checksum, bool accept_unsynced)
+bloomsimd_status bloomsimd_payload_verdict(const bloomsimd_header *h, uint32_t i, uint64_t actual_checksum,
+                                           bool accept_unsynced)
 {
-    if (actual_checksum == h->payload_checksum) return BLOOMSIMD_OK;
+    if (actual_checksum == h->layer[i].checksum) return BLOOMSIMD_OK;
     if ((h->state_flags & BLOOMSIMD_FORMAT_STATE_DIRTY) && accept_unsynced) return BLOOMSIMD_OK;
     return BLOOMSIMD_ERR_CORRUPT;
 }
 
-bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, bloomsimd_filter **out)
+bloomsimd_status bloomsimd_image_verify(const bloomsimd_header *h, const uint8_t *file, bool accept_unsynced)
+{
+    for (uint32_t i = 0; i < h->layers; i++) {
+        const bloomsimd_layer_entry *l = &h->layer[i];
+        size_t bytes = (size_t)(l->blocks * BLOOMSIMD_BLOCK_BYTES);
+        bloomsimd_status st =
+            bloomsimd_payload_verdict(h, i, bloomsimd_payload_checksum(file + l->offset, bytes), accept_unsynced);
+        if (st != BLOOMSIMD_OK) return st;
+        uint64_t end = i + 1 < h->layers ? h->layer[i + 1].offset : bloomsimd_header_file_bytes(h);
+        if (!all_zero(file + l->offset + bytes, (size_t)(end - l->offset - bytes))) return BLOOMSIMD_ERR_CORRUPT;
+    }
+    return BLOOMSIMD_OK;
+}
+
+/* A plain filter object for one payload layer. */
+static bloomsimd_status make_layer(const bloomsimd_header *h, const bloomsimd_layer_entry *l, uint8_t *mapped,
+                                   const bloomsimd_kernel *kernel, bloomsimd_filter **out)
+{
+    bloomsimd_filter *f = malloc(sizeof *f);
+    if (!f) return BLOOMSIMD_ERR_NO_MEMORY;
+    bloomsimd_filter_init(f, l->blocks, l->k, h->seed, h->filter_flags, kernel);
+    f->capacity = l->capacity;
+    f->fpr = l->fpr;
+    f->items = l->items;
+    f->started_ns = l->started_ns;
+    if (mapped) {
+        f->storage = BLOOMSIMD_STORAGE_BORROWED;
+        f->geometry.words = (uint32_t *)(void *)(mapped + l->offset);
+    } else {
+        bloomsimd_status st = bloomsimd_alloc_bits(f, l->blocks, h->filter_flags);
+        if (st != BLOOMSIMD_OK) {
+            free(f);
+            return st;
+        }
+    }
+    *out = f;
+    return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t *mapped, bloomsimd_filter **out)
 {
     const bloomsimd_kernel *kernel;
     bloomsimd_status st = bloomsimd_select_kernel(NULL, &kernel);
     if (st != BLOOMSIMD_OK) return st;
-    bloomsimd_filter *f = malloc(sizeof *f);
-    if (!f) return BLOOMSIMD_ERR_NO_MEMORY;
-    bloomsimd_filter_init(f, h->blocks, h->k, h->seed, h->filter_flags, kernel);
+    if (h->kind == BLOOMSIMD_KIND_PLAIN) {
+        bloomsimd_layer_entry plain = h->layer[0];
+        plain.capacity = h->capacity, plain.fpr = h->fpr, plain.items = h->items;
+        return make_layer(h, &plain, mapped, kernel, out);
+    }
+    bloomsimd_filter *f;
+    st = bloomsimd_layered_handle((bloomsimd_kind)h->kind, h->seed, h->filter_flags, h->layer[0].k, kernel->name, &f);
+    if (st != BLOOMSIMD_OK) return st;
     f->capacity = h->capacity;
     f->fpr = h->fpr;
+    bloomsimd_layers *ls = f->layers;
+    ls->growth = h->growth;
+    ls->tightening = h->tightening;
+    ls->k_option = h->kind == BLOOMSIMD_KIND_SCALABLE ? h->k : 0;
+    ls->phase = h->rotations * 2;
+    for (uint32_t i = 0; i < h->layers && st == BLOOMSIMD_OK; i++)
+        st = make_layer(h, &h->layer[i], mapped, kernel, &ls->layer[i]);
+    if (st != BLOOMSIMD_OK) {
+        bloomsimd_destroy(f);
+        return st;
+    }
+    ls->count = h->layers;
     *out = f;
     return BLOOMSIMD_OK;
 }

@@ -8,23 +8,32 @@
  *   offset size  field
  *        0    8  magic "\x89BSIMD\r\n"
  *        8    4  format_version (2; version 1 files, layout 1, fail with BLOOMSIMD_ERR_VERSION)
- *       12    4  payload_offset (4096)
+ *       12    4  payload_offset (4096; layered files: 128 + 64 * layers rounded up to 4096)
  *       16    4  layout_id (2 = kernels/layout.h, layout 2)
  *       20    4  hash_id (1 = XXH3_64bits_withSeed)
  *       24    8  seed
- *       32    8  block_count (1 .. 2^32)
- *       40    4  k (1 .. 16)
+ *       32    8  block_count (1 .. 2^32; layered: the sum over the layers)
+ *       40    4  k (1 .. 16; scalable: options.k, 0 = chosen per layer; window: the generations' k)
  *       44    4  state_flags (bit 0: DIRTY)
  *       48    4  filter_flags (BLOOMSIMD_CONCURRENT | BLOOMSIMD_NO_HUGEPAGES)
- *       52    4  reserved, 0
+ *       52    4  filter_kind (0 plain, 1 scalable, 2 window)
  *       56    8  capacity
  *       64    8  target_fpr (IEEE-754 binary64 bits)
- *       72    8  payload_bytes (= block_count * 64)
- *       80    8  payload_checksum (XXH3_64bits of the payload, seed 0)
- *       88   32  reserved, 0
+ *       72    8  payload_bytes (plain: block_count * 64; layered: every layer rounded up to 4096)
+ *       80    8  payload_checksum (plain: XXH3_64bits of the payload; layered: of the layer directory)
+ *       88    8  items (plain: the add_new counter; layered: 0)
+ *       96    4  layer_count (plain 0; scalable 1..64; window 2..64)
+ *      100    4  growth (scalable >= 1, else 0)
+ *      104    8  tightening (scalable, in (0, 1), else 0)
+ *      112    8  rotations (window, < 2^62, else 0)
  *      120    8  header_checksum (XXH3_64bits of bytes 0..119, seed 0)
- *      128 3968  zero padding up to payload_offset
- *     4096    *  payload: block_count blocks of 16 LE 32-bit words
+ *      128   64  layer directory entry 0, 1, ... (layered files; below), then zero padding
+ *  payload_offset  payload: plain, block_count blocks; layered, layer i at an offset that is
+ *                  a multiple of 4096, zero padding between layers
+ *
+ * Layer directory entry (64 bytes):
+ *   +0 u64 block_count  +8 u32 k  +12 u32 reserved 0  +16 u64 capacity  +24 f64 fpr
+ *   +32 u64 items  +40 i64 started_ns  +48 u64 payload_checksum (XXH3 of its blocks)  +56 u64 reserved 0
  */
 #ifndef BLOOMSIMD_PERSIST_FORMAT_H
 #define BLOOMSIMD_PERSIST_FORMAT_H
@@ -46,6 +55,15 @@
 /* Bytes 0..119 are checksummed; the checksum itself sits at 120. */
 #define BLOOMSIMD_FORMAT_FIXED_BYTES 128u
 #define BLOOMSIMD_FORMAT_CHECKSUMMED_BYTES 120u
+/* Layer directory entries of layered files, from offset 128. */
+#define BLOOMSIMD_FORMAT_ENTRY_BYTES 64u
+#define BLOOMSIMD_FORMAT_MAX_LAYERS 64u
+/* Layer payloads start on multiples of this (the page size: mappable in place). */
+#define BLOOMSIMD_FORMAT_ALIGN 4096u
+/* The largest payload_offset: 128 + 64 * 64 rounded up. Readers read this
+ * much header (or the whole file if shorter). */
+#define BLOOMSIMD_FORMAT_HEADER_MAX 8192u
+#define BLOOMSIMD_FORMAT_MAX_ROTATIONS (UINT64_C(1) << 62)
 
 #define BLOOMSIMD_FORMAT_STATE_DIRTY 0x1u
 #define BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS BLOOMSIMD_FORMAT_STATE_DIRTY
@@ -62,14 +80,44 @@ enum {
     BLOOMSIMD_HDR_K = 40,
     BLOOMSIMD_HDR_STATE_FLAGS = 44,
     BLOOMSIMD_HDR_FILTER_FLAGS = 48,
-    BLOOMSIMD_HDR_RESERVED_A = 52,
+    BLOOMSIMD_HDR_KIND = 52,
     BLOOMSIMD_HDR_CAPACITY = 56,
     BLOOMSIMD_HDR_FPR = 64,
     BLOOMSIMD_HDR_PAYLOAD_BYTES = 72,
     BLOOMSIMD_HDR_PAYLOAD_CHECKSUM = 80,
-    BLOOMSIMD_HDR_RESERVED_B = 88,
-    BLOOMSIMD_HDR_HEADER_CHECKSUM = 120
+    BLOOMSIMD_HDR_ITEMS = 88,
+    BLOOMSIMD_HDR_LAYER_COUNT = 96,
+    BLOOMSIMD_HDR_GROWTH = 100,
+    BLOOMSIMD_HDR_TIGHTENING = 104,
+    BLOOMSIMD_HDR_ROTATIONS = 112,
+    BLOOMSIMD_HDR_HEADER_CHECKSUM = 120,
+    BLOOMSIMD_HDR_DIRECTORY = 128
 };
+
+/* Offsets inside a layer directory entry. */
+enum {
+    BLOOMSIMD_ENT_BLOCKS = 0,
+    BLOOMSIMD_ENT_K = 8,
+    BLOOMSIMD_ENT_RESERVED_A = 12,
+    BLOOMSIMD_ENT_CAPACITY = 16,
+    BLOOMSIMD_ENT_FPR = 24,
+    BLOOMSIMD_ENT_ITEMS = 32,
+    BLOOMSIMD_ENT_STARTED = 40,
+    BLOOMSIMD_ENT_CHECKSUM = 48,
+    BLOOMSIMD_ENT_RESERVED_B = 56
+};
+
+/* One layer of the payload (a plain file has one, described by the fixed header). */
+typedef struct bloomsimd_layer_entry {
+    uint64_t blocks;
+    uint32_t k;
+    uint64_t capacity;
+    double fpr;
+    uint64_t items;
+    int64_t started_ns;
+    uint64_t checksum;
+    uint64_t offset; /* where its blocks start in the file (derived, not stored) */
+} bloomsimd_layer_entry;
 
 /* The decoded header. */
 typedef struct bloomsimd_header {
@@ -86,6 +134,16 @@ typedef struct bloomsimd_header {
     double fpr;
     uint64_t payload_bytes;
     uint64_t payload_checksum;
+    uint32_t kind;        /* bloomsimd_kind */
+    uint64_t items;       /* plain */
+    uint32_t layer_count; /* layered; 0 for plain */
+    uint32_t growth;
+    double tightening;
+    uint64_t rotations;
+    /* the payload's layers: layered files, layer_count entries; plain, layer[0]
+     * (blocks, k, checksum = payload_checksum, offset 4096), count 1 */
+    uint32_t layers;
+    bloomsimd_layer_entry layer[BLOOMSIMD_FORMAT_MAX_LAYERS];
 } bloomsimd_header;
 
 static inline void bloomsimd_le32_put(uint8_t *p, uint32_t v)
@@ -112,14 +170,21 @@ static inline uint64_t bloomsimd_le64_get(const uint8_t *p)
     return v;
 }
 
-/* The header describing filter f with the given payload checksum and state
- * flags (payload checksum and DIRTY are the only fields that change over a
- * file's life). */
-void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint64_t payload_checksum, uint32_t state_flags,
-                                  bloomsimd_header *h);
+/* The header describing filter f with the given state flags, its layers'
+ * geometry, counters and file offsets; the layers' checksums are left 0 for
+ * the caller (bloomsimd_header_set_checksum). A layered filter must be held
+ * still by its lock (bloomsimd_layers_hold) while this and the payload copy
+ * run. */
+void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flags, bloomsimd_header *h);
+/* Records the checksum of payload layer i (plain: the payload checksum). */
+void bloomsimd_header_set_checksum(bloomsimd_header *h, uint32_t i, uint64_t checksum);
+/* The bit-array object holding payload layer i of f (a plain filter: f). */
+bloomsimd_filter *bloomsimd_payload_layer(const bloomsimd_filter *f, uint32_t i);
+/* Bytes of the whole file h describes. */
+uint64_t bloomsimd_header_file_bytes(const bloomsimd_header *h);
 
-/* Encodes h into out[0..BLOOMSIMD_FORMAT_PAYLOAD_OFFSET): fixed fields, header
- * checksum, zero padding. */
+/* Encodes h into out[0..h->payload_offset): fixed fields, layer directory and
+ * its checksum, header checksum, zero padding. */
 void bloomsimd_header_encode(const bloomsimd_header *h, uint8_t *out);
 
 /* Recomputes the header checksum of an encoded header in place (after a field
@@ -130,10 +195,11 @@ void bloomsimd_header_reseal(uint8_t *header);
 uint64_t bloomsimd_header_checksum(const uint8_t *header);
 
 /*
- * Validates an encoded header against the total length of the file or buffer
- * it came from, in the order of docs/FORMAT.md "Validation", and decodes it.
- * `avail` is how many header bytes the caller could read (the header is
- * never read beyond min(avail, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET)).
+ * Validates an encoded header (fixed part and, for layered files, the layer
+ * directory) against the total length of the file or buffer it came from, in
+ * the order of docs/FORMAT.md "Validation", and decodes it. `avail` is how
+ * many header bytes the caller could read (the header is never read beyond
+ * min(avail, BLOOMSIMD_FORMAT_HEADER_MAX)).
  * Returns BLOOMSIMD_OK, BLOOMSIMD_ERR_CORRUPT, BLOOMSIMD_ERR_VERSION, or
  * BLOOMSIMD_ERR_TOO_LARGE (a valid file that does not fit this address space).
  * The payload checksum is NOT checked here.
@@ -141,10 +207,15 @@ uint64_t bloomsimd_header_checksum(const uint8_t *header);
 bloomsimd_status bloomsimd_header_decode(const uint8_t *header, size_t avail, uint64_t total_len,
                                          bloomsimd_header *h);
 
-/* Payload checksum verdict: OK when it matches; when it does not, OK only
- * for a DIRTY header and accept_unsynced, else BLOOMSIMD_ERR_CORRUPT. */
-bloomsimd_status bloomsimd_payload_verdict(const bloomsimd_header *h, uint64_t actual_checksum,
+/* Payload checksum verdict for layer i: OK when it matches; when it does
+ * not, OK only for a DIRTY header and accept_unsynced, else
+ * BLOOMSIMD_ERR_CORRUPT. */
+bloomsimd_status bloomsimd_payload_verdict(const bloomsimd_header *h, uint32_t i, uint64_t actual_checksum,
                                            bool accept_unsynced);
+/* Checks a whole in-memory file image after its header decoded: every
+ * layer's checksum (with the DIRTY rule) and every padding byte between
+ * layers zero. */
+bloomsimd_status bloomsimd_image_verify(const bloomsimd_header *h, const uint8_t *file, bool accept_unsynced);
 
 /* Copies bytes [offset, offset+bytes) of f's bit array (offset and bytes
  * multiples of 8) to dst, which need not be aligned. A CONCURRENT filter is
@@ -155,8 +226,17 @@ void bloomsimd_payload_copy(const bloomsimd_filter *f, void *dst, size_t offset,
 /* XXH3_64bits of a payload. */
 uint64_t bloomsimd_payload_checksum(const void *payload, size_t bytes);
 
-/* Allocates a filter object (no bit array) for a validated header, on the
- * default kernel. BLOOMSIMD_ERR_NO_MEMORY / _KERNEL_UNAVAILABLE. */
-bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, bloomsimd_filter **out);
+/* Builds the filter a validated header describes, on the default kernel,
+ * with its counters. mapped == NULL: every layer gets a zeroed bit array
+ * (the caller fills it from layer i's payload); otherwise the bits of layer
+ * i are at mapped + h->layer[i].offset (a file mapping, which the caller
+ * hands to the returned handle). BLOOMSIMD_ERR_NO_MEMORY /
+ * _KERNEL_UNAVAILABLE / _TOO_LARGE. */
+bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t *mapped, bloomsimd_filter **out);
+
+/* Holds a layered filter still for persistence (its grows and rotates wait);
+ * no-op for plain filters. */
+void bloomsimd_layers_hold(const bloomsimd_filter *f);
+void bloomsimd_layers_release(const bloomsimd_filter *f);
 
 #endif

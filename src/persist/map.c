@@ -24,12 +24,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "format.h"
 #include "io.h"
+#include "../layers/layers.h"
 
 #define KNOWN_MAP_FLAGS (BLOOMSIMD_MAP_WRITABLE | BLOOMSIMD_MAP_ACCEPT_UNSYNCED)
 
@@ -66,26 +68,24 @@ bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigne
     bloomsimd_header h;
     st = bloomsimd_header_decode(header, bytes, size, &h);
     if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
-    const uint8_t *payload = header + BLOOMSIMD_FORMAT_PAYLOAD_OFFSET;
-    st = bloomsimd_payload_verdict(&h, bloomsimd_payload_checksum(payload, (size_t)h.payload_bytes),
-                                   accept_unsynced);
+    st = bloomsimd_image_verify(&h, header, accept_unsynced);
     if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
 
     if (writable && !(h.state_flags & BLOOMSIMD_FORMAT_STATE_DIRTY)) {
         bloomsimd_le32_put(header + BLOOMSIMD_HDR_STATE_FLAGS, h.state_flags | BLOOMSIMD_FORMAT_STATE_DIRTY);
         bloomsimd_header_reseal(header);
-        if (msync(map, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET, MS_SYNC) != 0)
-            return fail_unmap(map, bytes, fd, BLOOMSIMD_ERR_IO);
+        if (msync(map, h.payload_offset, MS_SYNC) != 0) return fail_unmap(map, bytes, fd, BLOOMSIMD_ERR_IO);
     }
 
     bloomsimd_filter *f;
-    st = bloomsimd_filter_from_header(&h, &f);
+    st = bloomsimd_filter_from_header(&h, header, &f);
     if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
+    /* the handle owns the mapping; a layered filter's layers borrow from it */
     f->storage = BLOOMSIMD_STORAGE_FILE_MAP;
     f->mapping = map;
     f->mapping_bytes = bytes;
-    f->geometry.words = (uint32_t *)(void *)(header + BLOOMSIMD_FORMAT_PAYLOAD_OFFSET);
     f->read_only = !writable;
+    for (uint32_t i = 0; f->layers && i < h.layers; i++) f->layers->layer[i]->read_only = !writable;
     f->fd = fd; /* keeps the writer's lock until bloomsimd_destroy */
     *out = f;
     return BLOOMSIMD_OK;
@@ -96,18 +96,28 @@ bloomsimd_status bloomsimd_sync(bloomsimd_filter *f)
     if (!f) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     if (f->storage != BLOOMSIMD_STORAGE_FILE_MAP || f->read_only) return BLOOMSIMD_OK;
 
-    /* Checksum a snapshot, make the payload durable, then publish the
-     * checksum: if the header reaches the disk, the payload it describes is
-     * already there. Inserts racing with sync leave a mismatch under DIRTY,
-     * which readers see as "unsynced", never as corruption. */
-    uint64_t checksum;
-    bloomsimd_status st = bloomsimd_stream_payload(f, -1, 0, &checksum);
-    if (st != BLOOMSIMD_OK) return st;
-    if (msync(f->mapping, f->mapping_bytes, MS_SYNC) != 0) return BLOOMSIMD_ERR_IO;
-    uint8_t *header = f->mapping;
-    bloomsimd_le64_put(header + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM, checksum);
-    bloomsimd_le32_put(header + BLOOMSIMD_HDR_STATE_FLAGS, BLOOMSIMD_FORMAT_STATE_DIRTY);
-    bloomsimd_header_reseal(header);
-    if (msync(f->mapping, BLOOMSIMD_FORMAT_PAYLOAD_OFFSET, MS_SYNC) != 0) return BLOOMSIMD_ERR_IO;
-    return BLOOMSIMD_OK;
+    /* Checksum a snapshot of each layer, make the payload durable, then
+     * publish the header (checksums, counters, a window's rotations and
+     * generation ages): if the header reaches the disk, the payload it
+     * describes is already there. Inserts racing with sync leave a mismatch
+     * under DIRTY, which readers see as "unsynced", never as corruption. A
+     * mapped filter cannot grow, so its layout is the file's. */
+    bloomsimd_header h;
+    bloomsimd_status st = BLOOMSIMD_OK;
+    bloomsimd_layers_hold(f);
+    bloomsimd_header_from_filter(f, BLOOMSIMD_FORMAT_STATE_DIRTY, &h);
+    for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++) {
+        uint64_t checksum = 0;
+        st = bloomsimd_stream_payload(bloomsimd_payload_layer(f, i), -1, 0, &checksum);
+        bloomsimd_header_set_checksum(&h, i, checksum);
+    }
+    if (st == BLOOMSIMD_OK && msync(f->mapping, f->mapping_bytes, MS_SYNC) != 0) st = BLOOMSIMD_ERR_IO;
+    if (st == BLOOMSIMD_OK) {
+        uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
+        bloomsimd_header_encode(&h, header);
+        memcpy(f->mapping, header, h.payload_offset);
+        if (msync(f->mapping, h.payload_offset, MS_SYNC) != 0) st = BLOOMSIMD_ERR_IO;
+    }
+    bloomsimd_layers_release(f);
+    return st;
 }

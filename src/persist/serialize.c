@@ -1,9 +1,11 @@
 /*
  * serialize.c — a filter to and from one contiguous buffer (docs/FORMAT.md).
  *
- * The payload is copied first and its checksum is taken over the copy, so a
- * CONCURRENT filter serialized while other threads insert still yields a
- * self-consistent buffer (a snapshot of some interleaving of those inserts).
+ * Each layer's payload is copied first and its checksum is taken over the
+ * copy, so a CONCURRENT filter serialized while other threads insert still
+ * yields a self-consistent buffer (a snapshot of some interleaving of those
+ * inserts). A layered filter is held still meanwhile (its grows and rotates
+ * wait), so the layer table cannot change under the copy.
  */
 #include <string.h>
 
@@ -11,28 +13,42 @@
 
 size_t bloomsimd_serialized_size(const bloomsimd_filter *f)
 {
-    if (!f || f->layers) return 0; /* layered files: stage 4 of issue 10 */
-    return BLOOMSIMD_FORMAT_PAYLOAD_OFFSET + bloomsimd_filter_bytes(f);
+    if (!f) return 0;
+    bloomsimd_header h;
+    bloomsimd_layers_hold(f);
+    bloomsimd_header_from_filter(f, 0, &h);
+    bloomsimd_layers_release(f);
+    uint64_t bytes = bloomsimd_header_file_bytes(&h);
+    return bytes > SIZE_MAX ? 0 : (size_t)bytes;
 }
 
 bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_t cap, size_t *written)
 {
     if (written) *written = 0;
-    if (!f || !buf || f->layers) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    size_t need = bloomsimd_serialized_size(f);
-    if (cap < need) return BLOOMSIMD_ERR_TOO_LARGE;
-
-    uint8_t *out = buf;
-    size_t payload_bytes = bloomsimd_filter_bytes(f);
-    uint8_t *payload = out + BLOOMSIMD_FORMAT_PAYLOAD_OFFSET;
-    /* Bytes of the words in little-endian order: a plain copy on the only
-     * byte order CMakeLists.txt accepts (big-endian targets are refused). */
-    bloomsimd_payload_copy(f, payload, 0, payload_bytes);
-
+    if (!f || !buf) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     bloomsimd_header h;
-    bloomsimd_header_from_filter(f, bloomsimd_payload_checksum(payload, payload_bytes), 0, &h);
+    bloomsimd_layers_hold(f);
+    bloomsimd_header_from_filter(f, 0, &h);
+    uint64_t need = bloomsimd_header_file_bytes(&h);
+    if (cap < need) {
+        bloomsimd_layers_release(f);
+        return BLOOMSIMD_ERR_TOO_LARGE;
+    }
+    uint8_t *out = buf;
+    for (uint32_t i = 0; i < h.layers; i++) {
+        const bloomsimd_layer_entry *l = &h.layer[i];
+        size_t bytes = (size_t)(l->blocks * BLOOMSIMD_BLOCK_BYTES);
+        uint64_t end = i + 1 < h.layers ? h.layer[i + 1].offset : need;
+        uint8_t *payload = out + l->offset;
+        /* Bytes of the words in little-endian order: a plain copy on the only
+         * byte order CMakeLists.txt accepts (big-endian targets are refused). */
+        bloomsimd_payload_copy(bloomsimd_payload_layer(f, i), payload, 0, bytes);
+        memset(payload + bytes, 0, (size_t)(end - l->offset - bytes));
+        bloomsimd_header_set_checksum(&h, i, bloomsimd_payload_checksum(payload, bytes));
+    }
+    bloomsimd_layers_release(f);
     bloomsimd_header_encode(&h, out);
-    if (written) *written = need;
+    if (written) *written = (size_t)need;
     return BLOOMSIMD_OK;
 }
 
@@ -46,20 +62,16 @@ bloomsimd_status bloomsimd_deserialize(bloomsimd_filter **out, const void *buf, 
     bloomsimd_header h;
     bloomsimd_status st = bloomsimd_header_decode(in, len, len, &h);
     if (st != BLOOMSIMD_OK) return st;
-    /* decode established len == offset + payload_bytes */
-    const uint8_t *payload = in + BLOOMSIMD_FORMAT_PAYLOAD_OFFSET;
-    st = bloomsimd_payload_verdict(&h, bloomsimd_payload_checksum(payload, (size_t)h.payload_bytes), false);
+    /* decode established len == payload_offset + payload_bytes */
+    st = bloomsimd_image_verify(&h, in, false);
     if (st != BLOOMSIMD_OK) return st;
 
     bloomsimd_filter *f;
-    st = bloomsimd_filter_from_header(&h, &f);
+    st = bloomsimd_filter_from_header(&h, NULL, &f);
     if (st != BLOOMSIMD_OK) return st;
-    st = bloomsimd_alloc_bits(f, h.blocks, h.filter_flags);
-    if (st != BLOOMSIMD_OK) {
-        bloomsimd_destroy(f);
-        return st;
-    }
-    memcpy(f->geometry.words, payload, (size_t)h.payload_bytes);
+    for (uint32_t i = 0; i < h.layers; i++)
+        memcpy(bloomsimd_payload_layer(f, i)->geometry.words, in + h.layer[i].offset,
+               (size_t)(h.layer[i].blocks * BLOOMSIMD_BLOCK_BYTES));
     *out = f;
     return BLOOMSIMD_OK;
 }

@@ -4,14 +4,19 @@
  * Invariant: for ANY byte string, bloomsimd_deserialize returns OK, _CORRUPT,
  * _VERSION, _TOO_LARGE or _NO_MEMORY, never reads outside the input and
  * never crashes (ASan/UBSan watch), leaves *out NULL on failure, and when it
- * returns OK the filter describes exactly the input: same geometry, and
- * bloomsimd_serialize reproduces the input byte for byte except that the
- * DIRTY state bit is cleared (with the header checksum recomputed). Inserts
- * and lookups on an accepted filter stay in bounds and find what was added.
+ * returns OK the filter describes exactly the input: same kind, geometry and
+ * layers, and bloomsimd_serialize reproduces the input byte for byte except
+ * that the DIRTY state bit is cleared (with the header checksum recomputed).
+ * Inserts and lookups on an accepted filter (plain, scalable or window) stay
+ * in bounds and find what was added; an insert into a full scalable filter
+ * may report its failed grow (_NO_MEMORY, _TOO_LARGE) and then finds the
+ * keys it did insert.
  *
- * Each input is tried twice: as given, and "sealed" (both checksums
- * recomputed where the input is long enough), so that mutations reach the
- * field checks behind the checksums instead of stopping at them.
+ * Each input is tried twice: as given, and "sealed" (every checksum the
+ * input is long enough to hold recomputed: each layer's payload checksum,
+ * a layered file's directory checksum, the header checksum), so that
+ * mutations reach the field checks behind the checksums instead of stopping
+ * at them.
  *
  * The same entry point is fed the committed corpus by replay.c in CTest,
  * without libFuzzer.
@@ -34,9 +39,18 @@ static void check_accepted(bloomsimd_filter *f, const uint8_t *data, size_t size
 {
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);
+    uint32_t kind = bloomsimd_le32_get(data + BLOOMSIMD_HDR_KIND);
     CHECK(info.blocks == bloomsimd_le64_get(data + BLOOMSIMD_HDR_BLOCKS));
-    CHECK(info.k == bloomsimd_le32_get(data + BLOOMSIMD_HDR_K));
     CHECK(info.seed == bloomsimd_le64_get(data + BLOOMSIMD_HDR_SEED));
+    if (kind == 0) {
+        CHECK(info.k == bloomsimd_le32_get(data + BLOOMSIMD_HDR_K));
+        CHECK(info.layers == 1 && info.items == bloomsimd_le64_get(data + BLOOMSIMD_HDR_ITEMS));
+    } else {
+        CHECK(info.layers == bloomsimd_le32_get(data + BLOOMSIMD_HDR_LAYER_COUNT));
+        CHECK(info.k == bloomsimd_le32_get(data + BLOOMSIMD_HDR_DIRECTORY + BLOOMSIMD_ENT_K));
+        CHECK(kind == 1 ? info.growth == bloomsimd_le32_get(data + BLOOMSIMD_HDR_GROWTH)
+                        : info.rotations == bloomsimd_le64_get(data + BLOOMSIMD_HDR_ROTATIONS));
+    }
     CHECK(bloomsimd_serialized_size(f) == size);
 
     uint8_t *expected = malloc(size);
@@ -55,10 +69,49 @@ static void check_accepted(bloomsimd_filter *f, const uint8_t *data, size_t size
     uint64_t keys[8];
     for (size_t i = 0; i < 8; i++) keys[i] = bloomsimd_le64_get(data + 8 * i) ^ i;
     (void)bloomsimd_contains_batch_u64(f, keys, 8, NULL);
-    CHECK(bloomsimd_add_batch_u64(f, keys, 8) == BLOOMSIMD_OK);
-    CHECK(bloomsimd_contains_batch_u64(f, keys, 8, NULL) == 8);
+    uint8_t fresh[8];
+    size_t inserted = 0;
+    bloomsimd_status st = bloomsimd_add_new_batch_u64(f, keys, 8, fresh, &inserted);
+    CHECK(st == BLOOMSIMD_OK || (kind == 1 && (st == BLOOMSIMD_ERR_NO_MEMORY || st == BLOOMSIMD_ERR_TOO_LARGE)));
+    if (st == BLOOMSIMD_OK) CHECK(bloomsimd_contains_batch_u64(f, keys, 8, NULL) == 8);
+    for (size_t i = 0; i < 8; i++) CHECK(!fresh[i] || bloomsimd_contains_u64(f, keys[i]));
+    if (kind == 2) {
+        CHECK(bloomsimd_rotate(f) == BLOOMSIMD_OK);
+        CHECK(bloomsimd_add_batch_u64(f, keys, 8) == BLOOMSIMD_OK);
+        CHECK(bloomsimd_contains_batch_u64(f, keys, 8, NULL) == 8);
+    }
     free(expected);
     free(again);
+}
+
+/* Recomputes every checksum that lies within the input, reading only what
+ * is there: a plain payload's, or each layer's (at the offsets the directory
+ * implies) and the directory's, then the header's. */
+static void seal(uint8_t *data, size_t size)
+{
+    uint32_t kind = bloomsimd_le32_get(data + BLOOMSIMD_HDR_KIND);
+    uint32_t layers = bloomsimd_le32_get(data + BLOOMSIMD_HDR_LAYER_COUNT);
+    if (kind == 0) {
+        uint64_t payload_bytes = bloomsimd_le64_get(data + BLOOMSIMD_HDR_PAYLOAD_BYTES);
+        if (size >= BLOOMSIMD_FORMAT_PAYLOAD_OFFSET && payload_bytes <= size - BLOOMSIMD_FORMAT_PAYLOAD_OFFSET)
+            bloomsimd_le64_put(data + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM,
+                               bloomsimd_payload_checksum(data + BLOOMSIMD_FORMAT_PAYLOAD_OFFSET, (size_t)payload_bytes));
+    } else if (layers >= 1 && layers <= BLOOMSIMD_FORMAT_MAX_LAYERS) {
+        size_t dir_end = BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * layers;
+        uint64_t at = (dir_end + BLOOMSIMD_FORMAT_ALIGN - 1) / BLOOMSIMD_FORMAT_ALIGN * BLOOMSIMD_FORMAT_ALIGN;
+        if (dir_end <= size) {
+            for (uint32_t i = 0; i < layers; i++) {
+                uint8_t *e = data + BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * i;
+                uint64_t blocks = bloomsimd_le64_get(e + BLOOMSIMD_ENT_BLOCKS);
+                if (blocks > BLOOMSIMD_MAX_BLOCKS || at > size || blocks * 64 > size - at) break;
+                bloomsimd_le64_put(e + BLOOMSIMD_ENT_CHECKSUM, bloomsimd_payload_checksum(data + at, (size_t)(blocks * 64)));
+                at += (blocks * 64 + BLOOMSIMD_FORMAT_ALIGN - 1) / BLOOMSIMD_FORMAT_ALIGN * BLOOMSIMD_FORMAT_ALIGN;
+            }
+            bloomsimd_le64_put(data + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM,
+                               bloomsimd_payload_checksum(data + BLOOMSIMD_HDR_DIRECTORY, dir_end - BLOOMSIMD_HDR_DIRECTORY));
+        }
+    }
+    bloomsimd_header_reseal(data);
 }
 
 /* Status of the unsealed attempt on the last input (replay.c checks that
@@ -92,12 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_last_status = run_one(size ? copy : NULL, size);
 
     if (size >= BLOOMSIMD_FORMAT_FIXED_BYTES) {
-        uint64_t payload_bytes = bloomsimd_le64_get(copy + BLOOMSIMD_HDR_PAYLOAD_BYTES);
-        if (size >= BLOOMSIMD_FORMAT_PAYLOAD_OFFSET && payload_bytes <= size - BLOOMSIMD_FORMAT_PAYLOAD_OFFSET)
-            bloomsimd_le64_put(copy + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM,
-                               bloomsimd_payload_checksum(copy + BLOOMSIMD_FORMAT_PAYLOAD_OFFSET,
-                                                          (size_t)payload_bytes));
-        bloomsimd_header_reseal(copy);
+        seal(copy, size);
         run_one(copy, size);
     }
     free(copy);

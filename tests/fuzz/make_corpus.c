@@ -6,6 +6,7 @@
  *     ninja bloomsimd_fuzz_make_corpus && ./tests/fuzz/bloomsimd_fuzz_make_corpus <dir>
  * Uses the scalar kernel, so the bytes do not depend on the machine.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,103 @@ static uint8_t *valid(uint64_t blocks, uint32_t k, uint64_t seed, uint32_t flags
     if (!buf || bloomsimd_serialize(f, buf, *len, NULL) != BLOOMSIMD_OK) exit(1);
     bloomsimd_destroy(f);
     return buf;
+}
+
+/* A scalable filter with `layers` layers, or a window of `generations`
+ * rotated `rotations` times, on the scalar kernel. */
+static uint8_t *valid_layered(bool window, uint32_t count, uint32_t k, uint32_t rotations, size_t *len)
+{
+    bloomsimd_options o = {.capacity = 40, .fpr = 0.01, .k = k, .seed = 7, .kernel = "scalar"};
+    if (window)
+        o.generations = count;
+    else
+        o.growth = 2;
+    bloomsimd_filter *f;
+    if (bloomsimd_create_with(&f, &o) != BLOOMSIMD_OK) exit(1);
+    uint64_t key = 1;
+    if (window) {
+        for (uint32_t r = 0; r < rotations; r++) {
+            for (int i = 0; i < 30; i++) bloomsimd_add_new_u64(f, key++ * 0x9E3779B97F4A7C15u, NULL);
+            bloomsimd_rotate(f);
+        }
+    } else {
+        bloomsimd_info info;
+        do {
+            bloomsimd_add_new_u64(f, key++ * 0x9E3779B97F4A7C15u, NULL);
+            bloomsimd_get_info(f, &info);
+        } while (info.layers < count);
+    }
+    *len = bloomsimd_serialized_size(f);
+    uint8_t *buf = malloc(*len + 64);
+    if (!buf || bloomsimd_serialize(f, buf, *len, NULL) != BLOOMSIMD_OK) exit(1);
+    bloomsimd_destroy(f);
+    return buf;
+}
+
+/* The directory checksum (offset 80 of a layered file), then the header's. */
+static void reseal_layered(uint8_t *b)
+{
+    uint32_t layers = bloomsimd_le32_get(b + BLOOMSIMD_HDR_LAYER_COUNT);
+    if (layers > BLOOMSIMD_FORMAT_MAX_LAYERS) layers = BLOOMSIMD_FORMAT_MAX_LAYERS;
+    bloomsimd_le64_put(b + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM,
+                       bloomsimd_payload_checksum(b + BLOOMSIMD_HDR_DIRECTORY, (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * layers));
+    bloomsimd_header_reseal(b);
+}
+
+static void layered_seeds(void)
+{
+    size_t len;
+    uint8_t *b = valid_layered(false, 3, 0, 0, &len);
+    emit("valid_scalable_3layers", b, len);
+    uint8_t *m = malloc(len);
+#define MUTATE(name, stmt)                                                                                         \
+    do {                                                                                                           \
+        memcpy(m, b, len);                                                                                         \
+        stmt;                                                                                                      \
+        reseal_layered(m);                                                                                         \
+        emit(name, m, len);                                                                                        \
+    } while (0)
+    uint8_t *e1 = m + BLOOMSIMD_HDR_DIRECTORY + BLOOMSIMD_FORMAT_ENTRY_BYTES;
+    MUTATE("bad_kind_3", bloomsimd_le32_put(m + BLOOMSIMD_HDR_KIND, 3));
+    MUTATE("bad_scalable_as_window", bloomsimd_le32_put(m + BLOOMSIMD_HDR_KIND, 2));
+    MUTATE("bad_layer_count_65", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYER_COUNT, 65));
+    MUTATE("bad_layer_count_2", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYER_COUNT, 2));
+    MUTATE("bad_growth_0", bloomsimd_le32_put(m + BLOOMSIMD_HDR_GROWTH, 0));
+    MUTATE("bad_tightening_1", bloomsimd_le64_put(m + BLOOMSIMD_HDR_TIGHTENING, UINT64_C(0x3ff0000000000000)));
+    MUTATE("bad_layer_capacity", bloomsimd_le64_put(e1 + BLOOMSIMD_ENT_CAPACITY, 81));
+    MUTATE("bad_layer_fpr_ulp", bloomsimd_le64_put(e1 + BLOOMSIMD_ENT_FPR, bloomsimd_le64_get(e1 + BLOOMSIMD_ENT_FPR) + 1));
+    MUTATE("bad_layer_items_over", bloomsimd_le64_put(e1 + BLOOMSIMD_ENT_ITEMS, 81));
+    MUTATE("bad_layer_blocks_0", bloomsimd_le64_put(e1 + BLOOMSIMD_ENT_BLOCKS, 0));
+    MUTATE("bad_layer_k_17", bloomsimd_le32_put(e1 + BLOOMSIMD_ENT_K, 17));
+    MUTATE("bad_layer_reserved", e1[BLOOMSIMD_ENT_RESERVED_B] = 1);
+    MUTATE("bad_layer_payload_checksum", e1[BLOOMSIMD_ENT_CHECKSUM] ^= 1);
+    MUTATE("bad_layered_items_88", bloomsimd_le64_put(m + BLOOMSIMD_HDR_ITEMS, 1));
+    MUTATE("bad_layer_gap", m[len - 1] = 1);
+    memcpy(m, b, len);
+    m[BLOOMSIMD_HDR_PAYLOAD_CHECKSUM] ^= 1;
+    bloomsimd_header_reseal(m);
+    emit("bad_directory_checksum", m, len);
+    emit("bad_scalable_last_layer_short", b, len - 4096);
+#undef MUTATE
+    free(m);
+    free(b);
+
+    b = valid_layered(false, 2, 5, 0, &len);
+    emit("valid_scalable_k5", b, len);
+    free(b);
+    b = valid_layered(true, 3, 0, 5, &len);
+    emit("valid_window_3gens_5rotations", b, len);
+    m = malloc(len);
+    memcpy(m, b, len);
+    bloomsimd_le32_put(m + BLOOMSIMD_HDR_K, 1 + bloomsimd_le32_get(m + BLOOMSIMD_HDR_K) % 16);
+    reseal_layered(m);
+    emit("bad_window_k_mismatch", m, len);
+    memcpy(m, b, len);
+    bloomsimd_le64_put(m + BLOOMSIMD_HDR_ROTATIONS, UINT64_C(1) << 62);
+    reseal_layered(m);
+    emit("bad_window_rotations", m, len);
+    free(m);
+    free(b);
 }
 
 int main(int argc, char **argv)
@@ -110,5 +208,6 @@ int main(int argc, char **argv)
     emit("bad_zeros", m, len);
     free(m);
     free(b);
+    layered_seeds();
     return 0;
 }
