@@ -116,14 +116,15 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *   flags     a combination of BLOOMSIMD_CONCURRENT and BLOOMSIMD_NO_HUGEPAGES.
  *
  * Layered filters (one handle; every call below works on them):
- *   growth      scalable filter (docs/SCALABLE.md). 0 = fixed size; >= 2 =
+ *   growth      scalable filter (docs/SCALABLE.md). 0 = fixed size; >= 1 =
  *               when the newest layer has received as many keys as it was
- *               sized for, a new layer `growth` times its capacity is added.
+ *               sized for, a new layer `growth` times its capacity is added
+ *               (1: layers of equal capacity, as RedisBloom's EXPANSION 1).
  *               Keys are counted by the insert-and-report-new calls (only new
  *               keys); the plain add* calls cannot know, so they count every
  *               key. Requires capacity; bits must be 0 (each layer is sized
  *               from its capacity and FPR); an explicit k applies to every
- *               layer. 1 is INVALID_ARGUMENT.
+ *               layer.
  *   tightening  r: layer i is sized for FPR fpr * (1 - r) * r^i, so the FPR of
  *               the whole chain stays <= fpr however many layers it grows
  *               (union bound). 0 means 0.5; otherwise in (0, 1), and only
@@ -172,7 +173,7 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_create(bloomsimd_filter **out, uint64_t
  * Returns what bloomsimd_create returns, plus:
  *   BLOOMSIMD_ERR_INVALID_ARGUMENT  options is NULL, k > BLOOMSIMD_MAX_K,
  *                                   unknown flags, or neither capacity nor bits;
- *                                   growth 1, growth with bits or without
+ *                                   growth with bits or without
  *                                   capacity, tightening NaN or outside [0, 1)
  *                                   or without growth, fpr * (1 - tightening)
  *                                   below BLOOMSIMD_MIN_FPR, generations above
