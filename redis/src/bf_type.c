@@ -1,0 +1,214 @@
+/*
+ * bf_type.c — the "bloomsimd" data type: keys, creation, the payload
+ * encoding, and the type callbacks (RDB, AOF rewrite, digest, free, copy,
+ * memory usage).
+ */
+#include <string.h>
+
+#include "bsr.h"
+
+RedisModuleType *bsr_type;
+
+static const char bsr_magic[8] = {'B', 'S', 'I', 'M', 'D', 'R', 'D', 'B'};
+
+bsr_key_state bsr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode, RedisModuleKey **key,
+                       bloomsimd_filter **filter) {
+    *filter = NULL;
+    *key = rm_OpenKey(ctx, name, mode);
+    int type = rm_KeyType(*key);
+    if (type == REDISMODULE_KEYTYPE_EMPTY) return BSR_KEY_EMPTY;
+    if (type != REDISMODULE_KEYTYPE_MODULE || rm_ModuleTypeGetType(*key) != bsr_type) return BSR_KEY_WRONGTYPE;
+    *filter = rm_ModuleTypeGetValue(*key);
+    return BSR_KEY_FILTER;
+}
+
+bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion) {
+    bloomsimd_options o;
+    memset(&o, 0, sizeof o);
+    o.capacity = capacity;
+    o.fpr = error_rate;
+    if (expansion) {
+        o.growth = expansion;
+        o.tightening = BSR_TIGHTENING;
+    }
+    return bloomsimd_create_with(out, &o);
+}
+
+int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st) {
+    switch (st) {
+    case BLOOMSIMD_ERR_NO_MEMORY:
+        return rm_ReplyWithError(ctx, "ERR Insufficient memory to create filter");
+    case BLOOMSIMD_ERR_INVALID_ARGUMENT: /* error rate below what the FPR model can size */
+    case BLOOMSIMD_ERR_TOO_LARGE:        /* more than 2^32 blocks (256 GiB) */
+    default:
+        return rm_ReplyWithError(ctx, "ERR could not create filter");
+    }
+}
+
+uint64_t bsr_total_capacity(const bloomsimd_info *info) {
+    if (info->growth == 0) return info->capacity;
+    uint64_t total = 0, layer = info->capacity;
+    for (uint32_t i = 0; i < info->layers; i++) {
+        total = total + layer < total ? UINT64_MAX : total + layer;
+        layer = layer > UINT64_MAX / info->growth ? UINT64_MAX : layer * info->growth;
+    }
+    return total;
+}
+
+size_t bsr_mem_usage(const void *value) {
+    bloomsimd_info info;
+    bloomsimd_get_info(value, &info);
+    /* The library's own filter struct (one per layer) is small next to the
+     * bit arrays; 256 bytes a layer is a deliberate over-estimate. */
+    return (size_t)info.memory_bytes + 256u * (info.layers ? info.layers : 1);
+}
+
+/* ---- payload ----------------------------------------------------------------------- */
+
+static uint64_t fnv1a64(const unsigned char *p, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void put_u32(unsigned char *p, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+static void put_u64(unsigned char *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+static uint32_t get_u32(const unsigned char *p) {
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+static uint64_t get_u64(const unsigned char *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+char *bsr_encode(const bloomsimd_filter *filter, size_t *len) {
+    size_t body = bloomsimd_serialized_size(filter);
+    if (!body || body > SIZE_MAX - BSR_HEADER_BYTES) return NULL;
+    unsigned char *buf = rm_Alloc(BSR_HEADER_BYTES + body);
+    if (!buf) return NULL;
+    memcpy(buf, bsr_magic, 8);
+    put_u32(buf + 8, BSR_ENCODING_VERSION);
+    put_u32(buf + 12, 0);
+    put_u64(buf + 16, body);
+    put_u64(buf + 24, fnv1a64(buf, 24));
+    size_t written = 0;
+    if (bloomsimd_serialize(filter, buf + BSR_HEADER_BYTES, body, &written) != BLOOMSIMD_OK || written != body) {
+        rm_Free(buf);
+        return NULL;
+    }
+    *len = BSR_HEADER_BYTES + body;
+    return (char *)buf;
+}
+
+bsr_header_status bsr_decode_header(const char *buf, size_t len, uint64_t *body_len) {
+    const unsigned char *p = (const unsigned char *)buf;
+    if (!buf || len < BSR_HEADER_BYTES || memcmp(p, bsr_magic, 8) != 0) return BSR_HDR_CORRUPT;
+    if (get_u64(p + 24) != fnv1a64(p, 24) || get_u32(p + 12) != 0) return BSR_HDR_CORRUPT;
+    uint32_t version = get_u32(p + 8);
+    if (version == 0) return BSR_HDR_CORRUPT;
+    if (version > BSR_ENCODING_VERSION) return BSR_HDR_NEWER;
+    *body_len = get_u64(p + 16);
+    if (*body_len == 0 || *body_len > SIZE_MAX - BSR_HEADER_BYTES) return BSR_HDR_CORRUPT;
+    return BSR_HDR_OK;
+}
+
+bloomsimd_status bsr_decode(const char *buf, size_t len, bloomsimd_filter **out) {
+    uint64_t body = 0;
+    *out = NULL;
+    switch (bsr_decode_header(buf, len, &body)) {
+    case BSR_HDR_NEWER:
+        return BLOOMSIMD_ERR_VERSION;
+    case BSR_HDR_CORRUPT:
+        return BLOOMSIMD_ERR_CORRUPT;
+    case BSR_HDR_OK:
+        break;
+    }
+    if (len - BSR_HEADER_BYTES != body) return BLOOMSIMD_ERR_CORRUPT;
+    return bloomsimd_deserialize(out, buf + BSR_HEADER_BYTES, (size_t)body);
+}
+
+/* ---- type callbacks ---------------------------------------------------------------- */
+
+void *bsr_rdb_load(RedisModuleIO *io, int encver) {
+    if (encver > BSR_ENCODING_VERSION) {
+        rm_LogIOError(io, "warning", "bloomsimd: RDB encoding %d is newer than this module's %d", encver,
+                      BSR_ENCODING_VERSION);
+        return NULL;
+    }
+    size_t len = 0;
+    char *buf = rm_LoadStringBuffer(io, &len);
+    if (rm_IsIOError(io) || !buf) {
+        if (buf) rm_Free(buf);
+        return NULL;
+    }
+    bloomsimd_filter *f = NULL;
+    bloomsimd_status st = bsr_decode(buf, len, &f);
+    rm_Free(buf);
+    if (st != BLOOMSIMD_OK) {
+        rm_LogIOError(io, "warning", "bloomsimd: cannot load a filter: %s", bloomsimd_status_string(st));
+        return NULL;
+    }
+    return f;
+}
+
+void bsr_rdb_save(RedisModuleIO *io, void *value) {
+    size_t len = 0;
+    char *buf = bsr_encode(value, &len);
+    if (!buf) {
+        /* Only an allocation failure gets here; an empty buffer makes the
+         * load fail loudly instead of silently dropping the filter. */
+        rm_LogIOError(io, "warning", "bloomsimd: out of memory while saving a filter");
+        rm_SaveStringBuffer(io, "", 0);
+        return;
+    }
+    rm_SaveStringBuffer(io, buf, len);
+    rm_Free(buf);
+}
+
+void bsr_aof_rewrite(RedisModuleIO *aof, RedisModuleString *key, void *value) {
+    size_t len = 0;
+    char *buf = bsr_encode(value, &len);
+    if (!buf) {
+        rm_LogIOError(aof, "warning", "bloomsimd: out of memory while rewriting a filter");
+        return;
+    }
+    /* The same sequence BF.SCANDUMP hands out: the header as chunk 1, then
+     * the body in chunks whose iterator is one past their last byte. */
+    rm_EmitAOF(aof, "BF.LOADCHUNK", "slb", key, 1LL, buf, (size_t)BSR_HEADER_BYTES);
+    size_t body = len - BSR_HEADER_BYTES, step = bsr_chunk_limit();
+    for (size_t at = 0; at < body; at += step) {
+        size_t n = body - at < step ? body - at : step;
+        rm_EmitAOF(aof, "BF.LOADCHUNK", "slb", key, (long long)(at + n + 1), buf + BSR_HEADER_BYTES + at, n);
+    }
+    rm_Free(buf);
+}
+
+void bsr_digest(RedisModuleDigest *md, void *value) {
+    size_t len = 0;
+    char *buf = bsr_encode(value, &len);
+    if (!buf) return;
+    rm_DigestAddStringBuffer(md, buf, len);
+    rm_DigestEndSequence(md);
+    rm_Free(buf);
+}
+
+void bsr_free(void *value) { bloomsimd_destroy(value); }
+
+void *bsr_copy(RedisModuleString *fromkey, RedisModuleString *tokey, const void *value) {
+    (void)fromkey;
+    (void)tokey;
+    size_t len = 0;
+    char *buf = bsr_encode(value, &len);
+    if (!buf) return NULL; /* COPY then fails with an error, the source untouched */
+    bloomsimd_filter *f = NULL;
+    bsr_decode(buf, len, &f);
+    rm_Free(buf);
+    return f;
+}

@@ -1,0 +1,202 @@
+/*
+ * bfx_cmds.c — extensions no RedisBloom peer has:
+ *
+ *   BFX.MADD64 key <blob> [ARRAY]     blob = n 64-bit keys, 8 bytes each, little-endian
+ *   BFX.MEXISTS64 key <blob> [ARRAY]  one command, one argument, one batch: no per-item parsing
+ *   BFX.MERGE dst src                 dst |= src (same geometry and seed)
+ *   BFX.ESTIMATE key                  distinct keys estimated from the fill
+ *   BFX.INFO key                      layout, k, kernel, bits/key, predicted FPR now, ...
+ *
+ * The 64-bit commands reply with a bitmap, a bulk string of ceil(n/8) bytes
+ * where bit i % 8 of byte i / 8 (LSB first) answers key i, or with ARRAY an
+ * array of n integers/booleans. A 64-bit key hashes as its 8 little-endian
+ * bytes, so BF.EXISTS key <those 8 bytes> agrees with BFX.MADD64.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bsr.h"
+
+/* Parses "key blob [ARRAY]"; replies and returns false on a bad blob. */
+static bool parse_blob(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, bsr_batch *b, bool *as_array) {
+    *as_array = false;
+    if (argc == 4) {
+        size_t n;
+        const char *s = rm_StringPtrLen(argv[3], &n);
+        if (n != 5 || strncasecmp(s, "ARRAY", 5) != 0) {
+            rm_ReplyWithError(ctx, "ERR syntax error");
+            return false;
+        }
+        *as_array = true;
+    }
+    size_t len;
+    const char *blob = rm_StringPtrLen(argv[2], &len);
+    if (len % 8) {
+        rm_ReplyWithError(ctx, "ERR blob length must be a multiple of 8 (little-endian 64-bit keys)");
+        return false;
+    }
+    if (!bsr_batch_from_blob(b, blob, len / 8)) {
+        rm_ReplyWithError(ctx, "ERR Insufficient memory");
+        return false;
+    }
+    return true;
+}
+
+/* Replies with out[0..n) as a bitmap or an array of booleans. */
+static void reply_hits(RedisModuleCtx *ctx, const uint8_t *out, size_t n, bool as_array) {
+    if (as_array) {
+        rm_ReplyWithArray(ctx, (long)n);
+        for (size_t i = 0; i < n; i++) rm_ReplyWithBool(ctx, out[i]);
+        return;
+    }
+    size_t bytes = (n + 7) / 8;
+    uint8_t *bm = rm_Calloc(bytes ? bytes : 1, 1);
+    for (size_t i = 0; i < n; i++) bm[i >> 3] |= (uint8_t)((out[i] != 0) << (i & 7));
+    rm_ReplyWithStringBuffer(ctx, (const char *)bm, bytes);
+    rm_Free(bm);
+}
+
+/* BFX.MADD64 key blob [ARRAY]: inserts; bit i = key i was newly added. A key
+ * created here gets BF.ADD's defaults. A full NONSCALING filter ends the
+ * answer early as BF.MADD does: the reply is an error naming how many keys
+ * were taken (those are inserted and replicated). */
+int bsrx_cmd_madd64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 3 && argc != 4) return rm_WrongArity(ctx);
+    bsr_batch b;
+    bool as_array;
+    if (!parse_blob(ctx, argv, argc, &b, &as_array)) return REDISMODULE_OK;
+    RedisModuleKey *key;
+    bloomsimd_filter *f;
+    bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, &key, &f);
+    bloomsimd_status st = BLOOMSIMD_OK;
+    if (state == BSR_KEY_EMPTY &&
+        (st = bsr_create(&f, BSR_DEFAULT_CAPACITY, BSR_DEFAULT_ERROR_RATE, BSR_DEFAULT_EXPANSION)) == BLOOMSIMD_OK)
+        rm_ModuleTypeSetValue(key, bsr_type, f);
+    rm_CloseKey(key);
+    if (state == BSR_KEY_WRONGTYPE || st != BLOOMSIMD_OK) {
+        bsr_batch_free(&b);
+        if (state == BSR_KEY_WRONGTYPE) return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+        return bsr_reply_create_error(ctx, st);
+    }
+    size_t answered = 0;
+    bsr_add_result r = bsr_batch_add(f, &b, &answered);
+    rm_ReplicateVerbatim(ctx);
+    if (r == BSR_ADD_DONE)
+        reply_hits(ctx, b.out, b.n, as_array);
+    else if (r == BSR_ADD_FULL) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "ERR non scaling filter is full (after %zu of %zu keys)", answered, b.n);
+        rm_ReplyWithError(ctx, msg);
+    } else
+        rm_ReplyWithError(ctx, "ERR Insufficient memory to grow filter");
+    bsr_batch_free(&b);
+    return REDISMODULE_OK;
+}
+
+/* BFX.MEXISTS64 key blob [ARRAY]: bit i = key i may be present. */
+int bsrx_cmd_mexists64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 3 && argc != 4) return rm_WrongArity(ctx);
+    bsr_batch b;
+    bool as_array;
+    if (!parse_blob(ctx, argv, argc, &b, &as_array)) return REDISMODULE_OK;
+    RedisModuleKey *key;
+    bloomsimd_filter *f;
+    bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ, &key, &f);
+    rm_CloseKey(key);
+    if (state == BSR_KEY_WRONGTYPE) {
+        bsr_batch_free(&b);
+        return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+    }
+    if (!as_array && f) {
+        /* The library writes the bitmap directly: no byte-per-key pass. */
+        size_t bytes = (b.n + 7) / 8;
+        uint8_t *bm = rm_Alloc(bytes ? bytes : 1);
+        bloomsimd_contains_bitmap_u64(f, b.u64, b.n, bm);
+        rm_ReplyWithStringBuffer(ctx, (const char *)bm, bytes);
+        rm_Free(bm);
+    } else {
+        bsr_batch_contains(f, &b, 0);
+        reply_hits(ctx, b.out, b.n, as_array);
+    }
+    bsr_batch_free(&b);
+    return REDISMODULE_OK;
+}
+
+/* Opens key as an existing filter; replies and returns NULL otherwise. */
+static bloomsimd_filter *open_existing(RedisModuleCtx *ctx, RedisModuleString *name, int mode) {
+    RedisModuleKey *key;
+    bloomsimd_filter *f;
+    bsr_key_state state = bsr_open(ctx, name, mode, &key, &f);
+    rm_CloseKey(key);
+    if (state == BSR_KEY_EMPTY) rm_ReplyWithError(ctx, "ERR not found");
+    if (state == BSR_KEY_WRONGTYPE) rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+    return f;
+}
+
+/* BFX.MERGE dst src */
+int bsrx_cmd_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 3) return rm_WrongArity(ctx);
+    bloomsimd_filter *dst = open_existing(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
+    if (!dst) return REDISMODULE_OK;
+    bloomsimd_filter *src = open_existing(ctx, argv[2], REDISMODULE_READ);
+    if (!src) return REDISMODULE_OK;
+    bloomsimd_status st = bloomsimd_union(dst, src);
+    if (st == BLOOMSIMD_ERR_INCOMPATIBLE)
+        return rm_ReplyWithError(ctx, "ERR filters are not compatible (capacity, error rate, expansion and "
+                                      "layers must match)");
+    if (st != BLOOMSIMD_OK) return rm_ReplyWithError(ctx, bloomsimd_status_string(st));
+    rm_ReplicateVerbatim(ctx);
+    return rm_ReplyWithSimpleString(ctx, "OK");
+}
+
+/* BFX.ESTIMATE key: distinct keys estimated from the fill (an integer). */
+int bsrx_cmd_estimate(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2) return rm_WrongArity(ctx);
+    bloomsimd_filter *f = open_existing(ctx, argv[1], REDISMODULE_READ);
+    if (!f) return REDISMODULE_OK;
+    double e = bloomsimd_estimate_count(f);
+    if (!isfinite(e)) return rm_ReplyWithError(ctx, "ERR filter is saturated: no estimate");
+    return rm_ReplyWithLongLong(ctx, llround(e));
+}
+
+/* BFX.INFO key: what the filter is and how it is doing, as a map. */
+int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2) return rm_WrongArity(ctx);
+    bloomsimd_filter *f = open_existing(ctx, argv[1], REDISMODULE_READ);
+    if (!f) return REDISMODULE_OK;
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    uint64_t capacity = bsr_total_capacity(&info);
+    rm_ReplyWithMap(ctx, 14);
+    rm_ReplyWithSimpleString(ctx, "layout");
+    rm_ReplyWithSimpleString(ctx, "blocked-512");
+    rm_ReplyWithSimpleString(ctx, "kernel");
+    rm_ReplyWithSimpleString(ctx, info.kernel ? info.kernel : "");
+    rm_ReplyWithSimpleString(ctx, "k");
+    rm_ReplyWithLongLong(ctx, info.k);
+    rm_ReplyWithSimpleString(ctx, "layers");
+    rm_ReplyWithLongLong(ctx, info.layers);
+    rm_ReplyWithSimpleString(ctx, "expansion");
+    rm_ReplyWithLongLong(ctx, info.growth);
+    rm_ReplyWithSimpleString(ctx, "tightening");
+    rm_ReplyWithDouble(ctx, info.tightening);
+    rm_ReplyWithSimpleString(ctx, "error rate");
+    rm_ReplyWithDouble(ctx, info.fpr);
+    rm_ReplyWithSimpleString(ctx, "capacity");
+    rm_ReplyWithLongLong(ctx, (long long)capacity);
+    rm_ReplyWithSimpleString(ctx, "items");
+    rm_ReplyWithLongLong(ctx, (long long)info.items);
+    rm_ReplyWithSimpleString(ctx, "bits");
+    rm_ReplyWithLongLong(ctx, (long long)info.bits);
+    rm_ReplyWithSimpleString(ctx, "bits per key");
+    rm_ReplyWithDouble(ctx, capacity ? (double)info.bits / (double)capacity : 0.0);
+    rm_ReplyWithSimpleString(ctx, "predicted fpr now");
+    rm_ReplyWithDouble(ctx, bloomsimd_predicted_fpr(f, info.items));
+    rm_ReplyWithSimpleString(ctx, "fill ratio");
+    rm_ReplyWithDouble(ctx, bloomsimd_fill_ratio(f));
+    rm_ReplyWithSimpleString(ctx, "seed");
+    rm_ReplyWithLongLong(ctx, (long long)info.seed);
+    return REDISMODULE_OK;
+}

@@ -1,0 +1,147 @@
+/*
+ * bsr.h — shared declarations of the bloomsimd Redis module (bloomsimd.so).
+ *
+ * A key's value is a bloomsimd_filter itself: every figure BF.INFO reports
+ * (capacity, error rate, expansion, layers, items) is read back from the
+ * library with bloomsimd_get_info, so a filter that arrived through RDB,
+ * RESTORE or LOADCHUNK answers exactly like the one that was built here.
+ */
+#ifndef BSR_H
+#define BSR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <bloomsimd.h>
+
+#include "rm_api.h"
+
+/* The RDB type name: exactly nine characters from [A-Za-z0-9_-]. */
+#define BSR_TYPE_NAME "bloomsimd"
+/* Encoding version of our payload (RDB, DUMP/RESTORE, SCANDUMP). A server
+ * with an older module refuses a newer payload instead of misreading it. */
+#define BSR_ENCODING_VERSION 1
+
+/* RedisBloom's defaults for a key created by BF.ADD, BF.MADD or BF.INSERT. */
+#define BSR_DEFAULT_ERROR_RATE 0.01
+#define BSR_DEFAULT_CAPACITY 100
+#define BSR_DEFAULT_EXPANSION 2
+/* Layer i of a scaling filter gets error_rate * (1 - r) * r^i, so the whole
+ * chain stays within error_rate (union bound). RedisBloom uses r = 1/2: its
+ * first layer is built for p/2, which costs ~1 bit/key more than p. With
+ * r = 1/4 the first layer is built for 0.75 p: a filter filled to its
+ * capacity (the common case) is ~0.9 bit/key smaller than at r = 1/2, and
+ * still measures <= p; layers past the first get tighter faster, which only
+ * matters to a filter filled far past what it was reserved for. */
+#define BSR_TIGHTENING 0.25
+/* Largest EXPANSION accepted (RedisBloom's later versions cap it the same). */
+#define BSR_MAX_EXPANSION 32768
+
+extern RedisModuleType *bsr_type;
+
+/* ---- keys ------------------------------------------------------------------- */
+
+typedef enum { BSR_KEY_EMPTY, BSR_KEY_FILTER, BSR_KEY_WRONGTYPE } bsr_key_state;
+
+/* Opens argv key in mode; *filter is set when the key holds one of ours. */
+bsr_key_state bsr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode, RedisModuleKey **key,
+                       bloomsimd_filter **filter);
+
+/* Creates a filter with RedisBloom's parameters: expansion 0 = NONSCALING. */
+bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion);
+
+/* Replies with the error for a failed create (RedisBloom's strings). */
+int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st);
+
+/* RedisBloom's "Capacity": the sum of every layer's capacity. */
+uint64_t bsr_total_capacity(const bloomsimd_info *info);
+/* MEMORY USAGE and BF.INFO "Size": the bit arrays plus our bookkeeping. */
+size_t bsr_mem_usage(const void *value);
+
+/* ---- batches ---------------------------------------------------------------------- */
+
+/* A command's items as one library batch: byte keys (keys/lens, pointing
+ * into the arguments) or 64-bit keys (u64, an aligned copy of a blob).
+ * out[i] receives the per-item answer. */
+typedef struct {
+    const void **keys;
+    size_t *lens;
+    const uint64_t *u64;
+    uint8_t *out;
+    size_t n;
+    void *mem;
+} bsr_batch;
+
+bool bsr_batch_from_args(bsr_batch *b, RedisModuleString **argv, size_t n);
+bool bsr_batch_from_blob(bsr_batch *b, const char *blob, size_t n);
+void bsr_batch_free(bsr_batch *b);
+/* out[at..n) = may be present (all 0 for a NULL filter). */
+void bsr_batch_contains(const bloomsimd_filter *f, bsr_batch *b, size_t at);
+
+typedef enum { BSR_ADD_DONE, BSR_ADD_FULL, BSR_ADD_NO_MEMORY } bsr_add_result;
+/* Inserts the batch in order; out[i] = 1 if item i was new. *answered items
+ * got an answer: all of them (DONE), or those before the first new item a
+ * full NONSCALING filter refused (FULL). NO_MEMORY: a layer could not be
+ * allocated. */
+bsr_add_result bsr_batch_add(bloomsimd_filter *f, bsr_batch *b, size_t *answered);
+
+/* ---- payload: one encoding for RDB, DUMP/RESTORE, SCANDUMP and AOF ----------- */
+
+/* Payload = 32-byte header + the library's serialization (docs/FORMAT.md).
+ *   0  8 bytes  magic "BSIMDRDB"
+ *   8  u32 LE   encoding version (BSR_ENCODING_VERSION)
+ *  12  u32 LE   0 (reserved)
+ *  16  u64 LE   body length (bytes of the library serialization)
+ *  24  u64 LE   FNV-1a 64 of bytes 0..23
+ * The body carries its own checksums, checked by bloomsimd_deserialize. */
+#define BSR_HEADER_BYTES 32u
+
+typedef enum { BSR_HDR_OK, BSR_HDR_CORRUPT, BSR_HDR_NEWER } bsr_header_status;
+
+/* Serialises filter into a RedisModule_Alloc'd buffer (header + body).
+ * Returns NULL when out of memory or the filter is NULL. */
+char *bsr_encode(const bloomsimd_filter *filter, size_t *len);
+/* Reads a header; *body_len is the body length it announces. */
+bsr_header_status bsr_decode_header(const char *buf, size_t len, uint64_t *body_len);
+/* Builds a filter from a whole payload. BLOOMSIMD_OK, or the library's status
+ * (CORRUPT for a bad header or a length mismatch, VERSION for a newer one). */
+bloomsimd_status bsr_decode(const char *buf, size_t len, bloomsimd_filter **out);
+
+/* ---- chunks (BF.SCANDUMP / BF.LOADCHUNK and the AOF rewrite) ----------------- */
+
+/* Largest body chunk: 16 MiB, or proto-max-bulk-len if that is smaller. */
+size_t bsr_chunk_limit(void);
+/* Re-reads proto-max-bulk-len (CONFIG GET) when a context is at hand. */
+void bsr_refresh_chunk_limit(RedisModuleCtx *ctx);
+/* Drops every half-received LOADCHUNK sequence (module unload). */
+void bsr_pending_clear(void);
+
+/* ---- type callbacks ----------------------------------------------------------- */
+
+void *bsr_rdb_load(RedisModuleIO *io, int encver);
+void bsr_rdb_save(RedisModuleIO *io, void *value);
+void bsr_aof_rewrite(RedisModuleIO *aof, RedisModuleString *key, void *value);
+void bsr_digest(RedisModuleDigest *md, void *value);
+void bsr_free(void *value);
+void *bsr_copy(RedisModuleString *fromkey, RedisModuleString *tokey, const void *value);
+
+/* ---- commands ------------------------------------------------------------------ */
+
+int bsr_cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_add(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_madd(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsrx_cmd_madd64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsrx_cmd_mexists64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsrx_cmd_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsrx_cmd_estimate(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+
+#endif /* BSR_H */
