@@ -1,6 +1,7 @@
 /*
  * module.c — RedisModule_OnLoad: the data type and the command table.
  *
+ * Names are lower case, as RedisBloom registers them (COMMAND shows them so).
  * Every command is declared once below with its flags and key specs, so
  * ACLs (%R~ / %W~ key patterns), COMMAND INFO / COMMAND GETKEYS, replication
  * and Redis Cluster routing (the key decides the slot; BFX.MERGE's two keys
@@ -33,27 +34,27 @@ typedef struct {
 } bsr_command;
 
 static const bsr_command bsr_commands[] = {
-    {"BF.RESERVE", bsr_cmd_reserve, "write deny-oom", -4, RW_INSERT, -1,
+    {"bf.reserve", bsr_cmd_reserve, "write deny-oom", -4, RW_INSERT, -1,
      "Creates an empty Bloom filter with an error rate and a capacity"},
-    {"BF.ADD", bsr_cmd_add, "write deny-oom fast", 3, RW_INSERT, -1, "Adds an item; 1 if it was newly added"},
-    {"BF.MADD", bsr_cmd_madd, "write deny-oom", -3, RW_INSERT, -1, "Adds items as one batch"},
-    {"BF.INSERT", bsr_cmd_insert, "write deny-oom", -4, RW_INSERT, -1,
+    {"bf.add", bsr_cmd_add, "write deny-oom fast", 3, RW_INSERT, -1, "Adds an item; 1 if it was newly added"},
+    {"bf.madd", bsr_cmd_madd, "write deny-oom", -3, RW_INSERT, -1, "Adds items as one batch"},
+    {"bf.insert", bsr_cmd_insert, "write deny-oom", -4, RW_INSERT, -1,
      "Adds items, creating the filter with the given parameters if needed"},
-    {"BF.EXISTS", bsr_cmd_exists, "readonly fast", 3, RO_ACCESS, -1, "Checks whether an item may be present"},
-    {"BF.MEXISTS", bsr_cmd_mexists, "readonly fast", -3, RO_ACCESS, -1, "Checks items as one batch"},
-    {"BF.INFO", bsr_cmd_info, "readonly fast", -2, RO_META, -1, "Capacity, size, filters, items, expansion"},
-    {"BF.CARD", bsr_cmd_card, "readonly fast", 2, RO_META, -1, "Number of items added (counted new)"},
-    {"BF.SCANDUMP", bsr_cmd_scandump, "readonly", 3, RO_ACCESS, -1, "Dumps a filter in chunks"},
-    {"BF.LOADCHUNK", bsr_cmd_loadchunk, "write deny-oom", 4, RW_UPDATE, -1,
+    {"bf.exists", bsr_cmd_exists, "readonly fast", 3, RO_ACCESS, -1, "Checks whether an item may be present"},
+    {"bf.mexists", bsr_cmd_mexists, "readonly fast", -3, RO_ACCESS, -1, "Checks items as one batch"},
+    {"bf.info", bsr_cmd_info, "readonly fast", -2, RO_META, -1, "Capacity, size, filters, items, expansion"},
+    {"bf.card", bsr_cmd_card, "readonly fast", 2, RO_META, -1, "Number of items added (counted new)"},
+    {"bf.scandump", bsr_cmd_scandump, "readonly", 3, RO_ACCESS, -1, "Dumps a filter in chunks"},
+    {"bf.loadchunk", bsr_cmd_loadchunk, "write deny-oom", 4, RW_UPDATE, -1,
      "Restores a filter from BF.SCANDUMP chunks"},
-    {"BFX.MADD64", bsrx_cmd_madd64, "write deny-oom", -3, RW_INSERT, -1,
+    {"bfx.madd64", bsrx_cmd_madd64, "write deny-oom", -3, RW_INSERT, -1,
      "Adds 64-bit little-endian keys packed in one string"},
-    {"BFX.MEXISTS64", bsrx_cmd_mexists64, "readonly", -3, RO_ACCESS, -1,
+    {"bfx.mexists64", bsrx_cmd_mexists64, "readonly", -3, RO_ACCESS, -1,
      "Checks 64-bit little-endian keys packed in one string"},
-    {"BFX.MERGE", bsrx_cmd_merge, "write deny-oom", 3, RW_UPDATE, RO_ACCESS,
+    {"bfx.merge", bsrx_cmd_merge, "write deny-oom", 3, RW_UPDATE, RO_ACCESS,
      "Union of a compatible filter into another"},
-    {"BFX.ESTIMATE", bsrx_cmd_estimate, "readonly fast", 2, RO_META, -1, "Distinct items estimated from the fill"},
-    {"BFX.INFO", bsrx_cmd_info, "readonly fast", 2, RO_META, -1, "Layout, k, kernel, bits per key, FPR now"},
+    {"bfx.estimate", bsrx_cmd_estimate, "readonly fast", 2, RO_META, -1, "Distinct items estimated from the fill"},
+    {"bfx.info", bsrx_cmd_info, "readonly fast", 2, RO_META, -1, "Layout, k, kernel, bits per key, FPR now"},
 };
 
 static const RedisModuleCommandInfoVersion bsr_info_version = {
