@@ -21,8 +21,8 @@ def test_reserve_ok_and_exists(raw):
 
 
 @pytest.mark.parametrize("args,reply", [
-    (("0.01",), arity("BF.RESERVE")),
-    (("0.01", "10", "a", "b", "c", "d"), arity("BF.RESERVE")),
+    (("0.01",), arity("bf.reserve")),
+    (("0.01", "10", "a", "b", "c", "d"), arity("bf.reserve")),
     (("blah", "1000"), "ERR bad error rate"),
     (("0", "1000"), "ERR (0 < error rate range < 1) "),
     (("1", "1000"), "ERR (0 < error rate range < 1) "),
@@ -91,9 +91,9 @@ def test_madd_in_order_with_repeats(raw):
 
 
 def test_add_arity_and_wrongtype(raw):
-    assert raw("BF.ADD", "bf") == Err(arity("BF.ADD"))
-    assert raw("BF.ADD", "bf", "a", "b") == Err(arity("BF.ADD"))
-    assert raw("BF.MADD", "bf") == Err(arity("BF.MADD"))
+    assert raw("BF.ADD", "bf") == Err(arity("bf.add"))
+    assert raw("BF.ADD", "bf", "a", "b") == Err(arity("bf.add"))
+    assert raw("BF.MADD", "bf") == Err(arity("bf.madd"))
     raw("SET", "s", "x")
     assert raw("BF.ADD", "s", "a") == Err(WRONGTYPE)
     assert raw("BF.MADD", "s", "a", "b") == Err(WRONGTYPE)
@@ -148,9 +148,9 @@ def test_insert_creates_with_options(raw):
 @pytest.mark.parametrize("args,reply", [
     (("NOCREATE", "ITEMS", "foo", "bar"), "ERR not found"),
     (("DONTEXIST", "NOCREATE"), "Unknown argument received"),
-    (("ITEMS",), arity("BF.INSERT")),
-    (("NOCREATE", "ITEMS"), arity("BF.INSERT")),
-    (("NOCREATE", "CAPACITY"), arity("BF.INSERT")),
+    (("ITEMS",), arity("bf.insert")),
+    (("NOCREATE", "ITEMS"), arity("bf.insert")),
+    (("NOCREATE", "CAPACITY"), arity("bf.insert")),
     (("CAPACITY", "0.3", "ITEMS", "a"), "Bad capacity"),
     (("ERROR", "big", "ITEMS", "a"), "Bad error rate"),
     (("EXPANSION", "big", "ITEMS", "a"), "Bad expansion"),
@@ -158,7 +158,7 @@ def test_insert_creates_with_options(raw):
     (("ERROR", "1", "ITEMS", "foo"), "Bad argument received"),
     (("CAPACITY", "0", "ITEMS", "foo"), "Bad argument received"),
     (("NONSCALING", "EXPANSION", "3", "ITEMS", "foo"), "Nonscaling filters cannot expand"),
-    (("CAPACITY", "10"), arity("BF.INSERT")),
+    (("CAPACITY", "10"), arity("bf.insert")),
 ])
 def test_insert_errors(raw, args, reply):
     assert raw("BF.INSERT", "missing", *args) == Err(reply)
@@ -192,9 +192,9 @@ def test_exists_missing_and_wrongtype_answer_zero(raw):
 
 
 def test_exists_arity(raw):
-    assert raw("BF.EXISTS", "bf") == Err(arity("BF.EXISTS"))
-    assert raw("BF.EXISTS", "bf", "1", "2") == Err(arity("BF.EXISTS"))
-    assert raw("BF.MEXISTS", "bf") == Err(arity("BF.MEXISTS"))
+    assert raw("BF.EXISTS", "bf") == Err(arity("bf.exists"))
+    assert raw("BF.EXISTS", "bf", "1", "2") == Err(arity("bf.exists"))
+    assert raw("BF.MEXISTS", "bf") == Err(arity("bf.mexists"))
 
 
 def test_no_false_negatives_large_batch(raw):
@@ -222,10 +222,10 @@ def test_info_full_and_fields(raw):
 
 def test_info_errors(raw):
     assert raw("BF.RESERVE", "bf", "0.001", "100") == "OK"
-    assert raw("BF.INFO", "bf", "capacity", "size") == Err(arity("BF.INFO"))
+    assert raw("BF.INFO", "bf", "capacity", "size") == Err(arity("bf.info"))
     assert raw("BF.INFO", "bf", "wrong_value") == Err("Invalid information value")
     assert raw("BF.INFO", "missing") == Err("ERR not found")
-    assert raw("BF.INFO") == Err(arity("BF.INFO"))
+    assert raw("BF.INFO") == Err(arity("bf.info"))
     raw("SET", "s", "x")
     assert raw("BF.INFO", "s") == Err(WRONGTYPE)
 
@@ -236,7 +236,7 @@ def test_card(raw):
     assert raw("BF.CARD", "bf") == 0
     assert raw("BF.ADD", "bf", "foo") == 1
     assert raw("BF.CARD", "bf") == 1
-    assert raw("BF.CARD") == Err(arity("BF.CARD"))
+    assert raw("BF.CARD") == Err(arity("bf.card"))
     raw("SET", "s", "x")
     assert raw("BF.CARD", "s") == Err(WRONGTYPE)
 
