@@ -130,6 +130,11 @@ static void replicate_payload(RedisModuleCtx *ctx, RedisModuleString *name, cons
 }
 
 static int load_header(RedisModuleCtx *ctx, RedisModuleString *name, const char *data, size_t len) {
+    size_t n;
+    const char *s = rm_StringPtrLen(name, &n);
+    int db = rm_GetSelectedDb(ctx);
+    int i = pending_find(db, s, n);
+    if (i >= 0) pending_drop(i); /* any header, even a bad one, restarts that key's sequence */
     uint64_t body_len = 0;
     if (len != BSR_HEADER_BYTES || bsr_decode_header(data, len, &body_len) != BSR_HDR_OK)
         return rm_ReplyWithError(ctx, "ERR received bad data");
@@ -140,11 +145,6 @@ static int load_header(RedisModuleCtx *ctx, RedisModuleString *name, const char 
     if (state == BSR_KEY_WRONGTYPE) return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
     if (state == BSR_KEY_FILTER) return rm_ReplyWithError(ctx, "ERR item exists");
 
-    size_t n;
-    const char *s = rm_StringPtrLen(name, &n);
-    int db = rm_GetSelectedDb(ctx);
-    int i = pending_find(db, s, n);
-    if (i >= 0) pending_drop(i); /* a new header restarts that key's sequence */
     if (npending == BSR_MAX_PENDING) pending_drop(0);
     bsr_pending *p = &pending[npending];
     p->name = rm_Alloc(n ? n : 1);
