@@ -35,7 +35,7 @@ client() {
     status=1
   }
 }
-# client redis redis/bench/run.sh
+client redis redis/bench/run.sh
 # client cli cli/bench/run.sh
 client go bindings/go/bench/run.sh
 # ---- end of clients ----------------------------------------------------------

@@ -32,6 +32,7 @@ bench_packages=(
   libcriterion-dev       # the test suites are built by the default build
   libbloom-dev           # the bench's libbloom reference rows
   # clients (redis/, cli/, bindings/go/): what their build and short benchmark need
+  redis-server redis-tools  # Redis module: the server and redis-benchmark for redis/bench
   # Go package (bindings/go): toolchain; bits-and-blooms (and the murmur3 its
   # go.mod names) for its comparison benchmarks, built offline from Debian's sources
   golang-go golang-github-willf-bloom-dev golang-github-twmb-murmur3-dev
@@ -43,6 +44,7 @@ test_packages=(
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user  # the aarch64 stage
   gnuplot-nox valgrind linux-perf                        # bench --plot, bench/cachegrind.sh, --perf
   # clients: what their tests need beyond the main job's packages
+  python3-redis python3-pytest  # Redis module tests (redis/tests), run by Debian's /usr/bin/python3
 )
 
 packages=("${bench_packages[@]}")
