@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# redis_bench.sh — the Redis module benchmark (redis/README.md "Benchmark").
+#
+#   bash redis/bench/redis_bench.sh [build-dir] [rounds]
+#
+# One redis-server on 127.0.0.1 (a free port, stopped by pid on exit) with
+# bloomsimd.so loaded; a filter reserved for 10^7 items at 1%. Single-item and
+# BF.M* rows use redis-benchmark -c 50 -P 16 (the harness of the RedisBloom
+# anchors in the issue); the binary BFX rows, the 10^7 fill, and the
+# SETBIT/GETBIT (Redisson) and SADD/SISMEMBER baselines use
+# bloomsimd-redis-bench (redis/bench/redis_bench.c), pipelined the same way.
+# Every throughput row is measured in `rounds` alternating rounds (default 5)
+# and reported as median [min - max]; ratios are computed per round, then
+# their median is reported. Nothing is asserted: this is a program, not a test.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+rounds=${2:-5}
+module=$build/redis/bloomsimd.so
+client=$build/redis/bloomsimd-redis-bench
+for f in "$module" "$client"; do
+  [ -e "$f" ] || { echo "missing $f: build first (cmake --build $build)" >&2; exit 2; }
+done
+command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
+  { echo "redis-server / redis-benchmark missing: bash scripts/install-deps.sh" >&2; exit 2; }
+
+port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+dir=$(mktemp -d)
+redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly no \
+  --enable-debug-command local --loadmodule "$module" --logfile "$dir/redis.log" &
+pid=$!
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'exit 130' INT TERM
+cli() { redis-cli -h 127.0.0.1 -p "$port" "$@"; }
+until cli PING >/dev/null 2>&1; do
+  kill -0 "$pid" 2>/dev/null || { tail -5 "$dir/redis.log" >&2; exit 1; }
+  sleep 0.1
+done
+
+N=${BENCH_REQUESTS:-2000000}     # requests per redis-benchmark run
+rb() { # requests, then the command: prints requests/s
+  local n=$1
+  shift
+  redis-benchmark -h 127.0.0.1 -p "$port" -c 50 -P 16 -n "$n" -r 1000000000 --csv "$@" 2>/dev/null |
+    awk -F'"' 'NR == 2 { print $4 }'
+}
+rands() { local i; for ((i = 0; i < $1; i++)); do printf '__rand_int__ '; done; }
+cb() { # bloomsimd-redis-bench args: prints items/s
+  "$client" --port "$port" "$@" | sed -n 's/.* items\/s=\([0-9]*\).*/\1/p'
+}
+calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
+mem() { cli INFO memory | tr -d '\r' | awk -F: -v k="$1" '$1 == k { print $2 }'; }
+
+cli BF.RESERVE bf 0.01 10000000 >/dev/null
+
+declare -A samples
+add() { samples[$1]+="$2 "; }
+median_range() { # values... -> "median [min - max]"
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+    printf "%.3g [%.3g - %.3g]", m, v[1], v[NR] }'
+}
+
+echo "rounds: $rounds; machine: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+for ((round = 1; round <= rounds; round++)); do
+  echo "round $round/$rounds" >&2
+  ping=$(rb "$N" -t ping_mbulk)
+  add_=$(rb "$N" BF.ADD bf __rand_int__)
+  ex=$(rb "$N" BF.EXISTS bf __rand_int__)
+  add ping "$ping"
+  add bf.add "$add_"
+  add bf.exists "$ex"
+  add add/ping "$(calc "$add_ / $ping")"
+  add exists/ping "$(calc "$ex / $ping")"
+  for b in 100 1000; do
+    n=$((N / b * 4))
+    add "bf.madd $b" "$(calc "$(rb $n BF.MADD bf $(rands $b)) * $b")"
+    add "bf.mexists $b" "$(calc "$(rb $n BF.MEXISTS bf $(rands $b)) * $b")"
+  done
+  for b in 1000 10000; do
+    add "bfx.madd64 $b" "$(cb --cmd bfx.madd64 --key bfx --batch $b --items 2e7 --start $((round * 100000000)) --clients 4 --pipeline 4)"
+    add "bfx.mexists64 $b" "$(cb --cmd bfx.mexists64 --key bfx --batch $b --items 2e7 --clients 4 --pipeline 4)"
+  done
+  # Redisson's Bloom filter: k = 7 SETBIT/GETBIT per item on a bit string sized
+  # for 10^7 items at 1% (m = -n ln p / ln^2 2 = 95,850,584 bits).
+  add "setbit k=7" "$(cb --cmd setbit --key rbits --bits 95850584 --k 7 --items 300000 --start $((round * 1000000)) --clients 50 --pipeline 16)"
+  add "getbit k=7" "$(cb --cmd getbit --key rbits --bits 95850584 --k 7 --items 300000 --clients 50 --pipeline 16)"
+  add "sadd 100" "$(cb --cmd sadd --key set1 --batch 100 --items 2e6 --start $((round * 10000000)) --clients 4 --pipeline 16)"
+  add "smismember 100" "$(cb --cmd smismember --key set1 --batch 100 --items 2e6 --clients 4 --pipeline 16)"
+  add "sismember" "$(rb "$N" SISMEMBER set1 __rand_int__)"
+done
+
+# ---- memory, FPR and RDB times after 10^7 distinct items ----------------------
+cli FLUSHALL >/dev/null
+before=$(mem used_memory); rss_before=$(mem used_memory_rss)
+cli BF.RESERVE big 0.01 10000000 >/dev/null
+fill=$(cb --cmd bfx.madd64 --key big --batch 10000 --items 1e7 --clients 2 --pipeline 4)
+after=$(mem used_memory); rss_after=$(mem used_memory_rss)
+usage=$(cli MEMORY USAGE big)
+fpr=$("$client" --port "$port" --cmd bfx.mexists64 --key big --batch 10000 --items 1e7 --start 1e12 --clients 2 --pipeline 4 |
+  sed -n 's/.*hit_fraction=\([0-9.]*\).*/\1/p')
+t0=$(date +%s.%N); cli SAVE >/dev/null; t1=$(date +%s.%N)
+cli DEBUG RELOAD NOSAVE >/dev/null; t2=$(date +%s.%N)
+rdb_bytes=$(stat -c %s "$dir/dump.rdb")
+cli FLUSHALL >/dev/null
+set_before=$(mem used_memory)
+cb --cmd sadd --key set --batch 1000 --items 1e7 --clients 4 --pipeline 4 >/dev/null
+set_after=$(mem used_memory)
+info=$(cli BF.INFO big | tr '\n' ' ')
+
+echo
+echo "| row | median [min - max] over $rounds rounds |"
+echo "|---|---|"
+for row in ping bf.add bf.exists add/ping exists/ping "bf.madd 100" "bf.mexists 100" "bf.madd 1000" \
+  "bf.mexists 1000" "bfx.madd64 1000" "bfx.mexists64 1000" "bfx.madd64 10000" "bfx.mexists64 10000" \
+  "setbit k=7" "getbit k=7" "sadd 100" "smismember 100" sismember; do
+  # shellcheck disable=SC2086
+  echo "| $row | $(median_range ${samples[$row]}) |"
+done
+echo
+echo "| after 10^7 distinct items (filter reserved 10^7 at 1%) | value |"
+echo "|---|---|"
+echo "| fill with BFX.MADD64, 10^4 keys per command | $fill items/s |"
+echo "| used_memory delta | $((after - before)) bytes |"
+echo "| used_memory_rss delta | $((rss_after - rss_before)) bytes |"
+echo "| MEMORY USAGE big | $usage bytes ($(calc "$usage * 8 / 10000000") bits/item) |"
+echo "| measured FPR (10^7 absent keys) | $fpr |"
+echo "| RDB file | $rdb_bytes bytes |"
+echo "| SAVE | $(calc "$t1 - $t0") s |"
+echo "| DEBUG RELOAD NOSAVE (load) | $(calc "$t2 - $t1") s |"
+echo "| SADD set of 10^7 items: used_memory delta | $((set_after - set_before)) bytes ($(calc "($set_after - $set_before) / 10000000") bytes/item) |"
+echo "| Redisson bit string for 10^7 at 1% | 11981323 bytes (9.59 bits/item, k = 7) |"
+echo "| BF.INFO big | $info |"
