@@ -75,12 +75,13 @@ static int insert_and_reply(RedisModuleCtx *ctx, RedisModuleString *name, RedisM
         return REDISMODULE_OK;
     }
     size_t answered = 0;
-    bsr_add_result r = bsr_batch_add(f, &b, &answered);
+    bloomsimd_status st;
+    bsr_add_result r = bsr_batch_add(f, &b, &answered, &st);
     rm_CloseKey(key);
-    if (r == BSR_ADD_NO_MEMORY) {
+    if (r == BSR_ADD_GROW_FAILED) {
         bsr_batch_free(&b);
         rm_ReplicateVerbatim(ctx); /* the key may have been created, some items added */
-        return rm_ReplyWithError(ctx, "ERR Insufficient memory to grow filter");
+        return bsr_reply_grow_error(ctx, st);
     }
     if (multi) rm_ReplyWithArray(ctx, (long)(answered + (r == BSR_ADD_FULL)));
     for (size_t i = 0; i < answered; i++) rm_ReplyWithBool(ctx, b.out[i]);

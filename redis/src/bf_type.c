@@ -26,10 +26,10 @@ bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double er
     bloomsimd_options o;
     memset(&o, 0, sizeof o);
     o.capacity = capacity;
-    o.fpr = error_rate;
+    o.fpr = error_rate * BSR_FPR_MARGIN;
     if (expansion) {
         o.growth = expansion;
-        o.tightening = BSR_TIGHTENING;
+        o.tightening = expansion == 1 ? BSR_TIGHTENING_EQUAL : BSR_TIGHTENING_GEOMETRIC;
     }
     return bloomsimd_create_with(out, &o);
 }
@@ -43,6 +43,12 @@ int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st) {
     default:
         return rm_ReplyWithError(ctx, "ERR could not create filter");
     }
+}
+
+int bsr_reply_grow_error(RedisModuleCtx *ctx, bloomsimd_status st) {
+    if (st == BLOOMSIMD_ERR_NO_MEMORY) return rm_ReplyWithError(ctx, "ERR Insufficient memory to grow filter");
+    /* TOO_LARGE: 64 layers, 2^32 blocks, or a layer's FPR below 1e-10. */
+    return rm_ReplyWithError(ctx, "Maximum expansions reached");
 }
 
 uint64_t bsr_total_capacity(const bloomsimd_info *info) {

@@ -81,7 +81,8 @@ int bsrx_cmd_madd64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
         return bsr_reply_create_error(ctx, st);
     }
     size_t answered = 0;
-    bsr_add_result r = bsr_batch_add(f, &b, &answered);
+    bloomsimd_status grow;
+    bsr_add_result r = bsr_batch_add(f, &b, &answered, &grow);
     rm_ReplicateVerbatim(ctx);
     if (r == BSR_ADD_DONE)
         reply_hits(ctx, b.out, b.n, as_array);
@@ -90,7 +91,7 @@ int bsrx_cmd_madd64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
         snprintf(msg, sizeof msg, "ERR non scaling filter is full (after %zu of %zu keys)", answered, b.n);
         rm_ReplyWithError(ctx, msg);
     } else
-        rm_ReplyWithError(ctx, "ERR Insufficient memory to grow filter");
+        bsr_reply_grow_error(ctx, grow);
     bsr_batch_free(&b);
     return REDISMODULE_OK;
 }
@@ -182,7 +183,7 @@ int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     rm_ReplyWithLongLong(ctx, info.growth);
     rm_ReplyWithSimpleString(ctx, "tightening");
     rm_ReplyWithDouble(ctx, info.tightening);
-    rm_ReplyWithSimpleString(ctx, "error rate");
+    rm_ReplyWithSimpleString(ctx, "design fpr"); /* error_rate x BSR_FPR_MARGIN */
     rm_ReplyWithDouble(ctx, info.fpr);
     rm_ReplyWithSimpleString(ctx, "capacity");
     rm_ReplyWithLongLong(ctx, (long long)capacity);

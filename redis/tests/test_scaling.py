@@ -21,8 +21,7 @@ def fpr(c, key, absent, step=5000):
 @pytest.mark.parametrize("rate,capacity,expansion,n", [
     (0.01, 1000, 2, 40000),
     (0.001, 500, 4, 30000),
-    pytest.param(0.05, 100, 1, 3000, marks=pytest.mark.xfail(
-        reason="blocked: the library refuses growth 1 (shared/plan/requests.md)", strict=False)),
+    (0.05, 200, 1, 3000),
 ])
 def test_chain_fpr_within_error_rate(r, rate, capacity, expansion, n):
     assert r.execute_command("BF.RESERVE", "bf", rate, capacity, "EXPANSION", expansion) == b"OK"
@@ -47,7 +46,6 @@ def test_filled_to_capacity_within_error_rate(r):
     assert fpr(r, "bf", [f"out:{i}" for i in range(200000)]) <= 0.01
 
 
-@pytest.mark.xfail(reason="blocked: the library refuses growth 1 (shared/plan/requests.md)", strict=False)
 def test_expansion_one_adds_equal_layers(r):
     # RedisBloom's test_expansion: capacity 4, expansion 1, 100 adds -> many equal layers.
     assert r.execute_command("BF.RESERVE", "exp1", "0.01", "4", "EXPANSION", "1") == b"OK"
