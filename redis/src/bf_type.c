@@ -94,18 +94,22 @@ static uint64_t get_u64(const unsigned char *p) {
     return v;
 }
 
-char *bsr_encode(const bloomsimd_filter *filter, size_t *len) {
+char *bsr_encode(const bloomsimd_filter *filter, size_t *len, bloomsimd_status *st) {
+    bloomsimd_status ignored;
+    if (!st) st = &ignored;
+    *st = BLOOMSIMD_ERR_INVALID_ARGUMENT; /* what serialize says of a filter it cannot write */
     size_t body = bloomsimd_serialized_size(filter);
     if (!body || body > SIZE_MAX - BSR_HEADER_BYTES) return NULL;
     unsigned char *buf = rm_Alloc(BSR_HEADER_BYTES + body);
-    if (!buf) return NULL;
     memcpy(buf, bsr_magic, 8);
     put_u32(buf + 8, BSR_ENCODING_VERSION);
     put_u32(buf + 12, 0);
     put_u64(buf + 16, body);
     put_u64(buf + 24, fnv1a64(buf, 24));
     size_t written = 0;
-    if (bloomsimd_serialize(filter, buf + BSR_HEADER_BYTES, body, &written) != BLOOMSIMD_OK || written != body) {
+    *st = bloomsimd_serialize(filter, buf + BSR_HEADER_BYTES, body, &written);
+    if (*st != BLOOMSIMD_OK || written != body) {
+        if (*st == BLOOMSIMD_OK) *st = BLOOMSIMD_ERR_CORRUPT;
         rm_Free(buf);
         return NULL;
     }
@@ -166,11 +170,12 @@ void *bsr_rdb_load(RedisModuleIO *io, int encver) {
 
 void bsr_rdb_save(RedisModuleIO *io, void *value) {
     size_t len = 0;
-    char *buf = bsr_encode(value, &len);
+    bloomsimd_status st;
+    char *buf = bsr_encode(value, &len, &st);
     if (!buf) {
-        /* Only an allocation failure gets here; an empty buffer makes the
-         * load fail loudly instead of silently dropping the filter. */
-        rm_LogIOError(io, "warning", "bloomsimd: out of memory while saving a filter");
+        /* An empty buffer makes the load fail loudly instead of silently
+         * dropping the filter. */
+        rm_LogIOError(io, "warning", "bloomsimd: cannot save a filter: %s", bloomsimd_status_string(st));
         rm_SaveStringBuffer(io, "", 0);
         return;
     }
@@ -180,9 +185,10 @@ void bsr_rdb_save(RedisModuleIO *io, void *value) {
 
 void bsr_aof_rewrite(RedisModuleIO *aof, RedisModuleString *key, void *value) {
     size_t len = 0;
-    char *buf = bsr_encode(value, &len);
+    bloomsimd_status st;
+    char *buf = bsr_encode(value, &len, &st);
     if (!buf) {
-        rm_LogIOError(aof, "warning", "bloomsimd: out of memory while rewriting a filter");
+        rm_LogIOError(aof, "warning", "bloomsimd: cannot rewrite a filter: %s", bloomsimd_status_string(st));
         return;
     }
     /* The same sequence BF.SCANDUMP hands out: the header as chunk 1, then
@@ -198,7 +204,7 @@ void bsr_aof_rewrite(RedisModuleIO *aof, RedisModuleString *key, void *value) {
 
 void bsr_digest(RedisModuleDigest *md, void *value) {
     size_t len = 0;
-    char *buf = bsr_encode(value, &len);
+    char *buf = bsr_encode(value, &len, NULL);
     if (!buf) return;
     rm_DigestAddStringBuffer(md, buf, len);
     rm_DigestEndSequence(md);
@@ -211,7 +217,7 @@ void *bsr_copy(RedisModuleString *fromkey, RedisModuleString *tokey, const void 
     (void)fromkey;
     (void)tokey;
     size_t len = 0;
-    char *buf = bsr_encode(value, &len);
+    char *buf = bsr_encode(value, &len, NULL);
     if (!buf) return NULL; /* COPY then fails with an error, the source untouched */
     bloomsimd_filter *f = NULL;
     bsr_decode(buf, len, &f);

@@ -115,8 +115,9 @@ int bsr_reply_grow_error(RedisModuleCtx *ctx, bloomsimd_status st);
 typedef enum { BSR_HDR_OK, BSR_HDR_CORRUPT, BSR_HDR_NEWER } bsr_header_status;
 
 /* Serialises filter into a RedisModule_Alloc'd buffer (header + body).
- * Returns NULL when out of memory or the filter is NULL. */
-char *bsr_encode(const bloomsimd_filter *filter, size_t *len);
+ * Returns NULL and sets *st (may be NULL) to the library's reason when the
+ * filter cannot be serialised. */
+char *bsr_encode(const bloomsimd_filter *filter, size_t *len, bloomsimd_status *st);
 /* Reads a header; *body_len is the body length it announces. */
 bsr_header_status bsr_decode_header(const char *buf, size_t len, uint64_t *body_len);
 /* Builds a filter from a whole payload. BLOOMSIMD_OK, or the library's status

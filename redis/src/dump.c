@@ -23,6 +23,7 @@
  * even across a replica resync or an AOF rewrite mid-restore.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bsr.h"
@@ -68,8 +69,13 @@ int bsr_cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     /* Stateless, like RedisBloom's: each call serialises the filter and
      * hands out one slice. A filter under 16 MiB is one body chunk. */
     size_t len = 0;
-    char *buf = bsr_encode(f, &len);
-    if (!buf) return rm_ReplyWithError(ctx, "ERR Insufficient memory");
+    bloomsimd_status st;
+    char *buf = bsr_encode(f, &len, &st);
+    if (!buf) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "ERR cannot serialize this filter: %s", bloomsimd_status_string(st));
+        return rm_ReplyWithError(ctx, msg);
+    }
     size_t body = len - BSR_HEADER_BYTES;
     rm_ReplyWithArray(ctx, 2);
     if (iter == 0) {

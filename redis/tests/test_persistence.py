@@ -9,6 +9,8 @@ import redis
 
 from conftest import Err, Raw, wait_for
 
+needs_persistence = pytest.mark.usefixtures("needs_persistence")
+
 
 def fill(c, key, n, extra=(), prefix="k"):
     """Creates key with extra reserve args and adds n items; returns (items, answers)."""
@@ -47,6 +49,7 @@ def make_filters(c):
     return {k: snapshot(c, k, PROBES) for k in ("plain", "nonscaling", "scaling", "default")}
 
 
+@needs_persistence
 def test_debug_reload_keeps_every_answer(r):
     before = make_filters(r)
     assert r.execute_command("DEBUG", "RELOAD") == b"OK"
@@ -54,6 +57,7 @@ def test_debug_reload_keeps_every_answer(r):
     assert r.type("plain") == b"bloomsimd"
 
 
+@needs_persistence
 def test_restart_from_rdb(make_server):
     s = make_server()
     c = s.client()
@@ -64,6 +68,7 @@ def test_restart_from_rdb(make_server):
     assert {k: snapshot(c, k, PROBES) for k in before} == before
 
 
+@needs_persistence
 @pytest.mark.parametrize("rewrite", [False, True])
 def test_restart_from_aof(make_server, rewrite):
     s = make_server(extra=["--appendonly", "yes", "--aof-use-rdb-preamble", "no"])
@@ -80,6 +85,7 @@ def test_restart_from_aof(make_server, rewrite):
     assert {k: snapshot(c, k, PROBES) for k in before} == before
 
 
+@needs_persistence
 def test_dump_restore_copy(r):
     fill(r, "bf", 1000, ("0.01", "2000"))
     payload = r.dump("bf")
@@ -99,6 +105,7 @@ def test_memory_usage_counts_the_bits(r):
 
 
 def test_digest_follows_content(r):
+    r.execute_command("BF.RESERVE", "a", "0.01", "100", "NONSCALING")
     r.execute_command("BF.ADD", "a", "x")
     d1 = r.execute_command("DEBUG", "DIGEST-VALUE", "a")
     r.execute_command("BF.ADD", "a", "y")
@@ -108,6 +115,7 @@ def test_digest_follows_content(r):
 # ---- SCANDUMP / LOADCHUNK -----------------------------------------------------------------------
 
 
+@needs_persistence
 def test_scandump_roundtrip_new_key_byte_identical(r):
     fill(r, "bf", 3000, ("0.01", "100", "EXPANSION", "2"))
     chunks = dump(r, "bf")
@@ -118,6 +126,7 @@ def test_scandump_roundtrip_new_key_byte_identical(r):
     assert snapshot(r, "copy", PROBES)[:3] == snapshot(r, "bf", PROBES)[:3]
 
 
+@needs_persistence
 def test_scandump_into_second_server(r, make_server):
     fill(r, "bf", 2000, ("0.001", "2000"))
     other = make_server().client()
@@ -129,7 +138,7 @@ def test_scandump_into_second_server(r, make_server):
 def test_scandump_chunks_fit_proto_max_bulk_len(r):
     r.config_set("proto-max-bulk-len", "1mb")
     try:
-        r.execute_command("BF.RESERVE", "big", "0.001", "3000000")  # ~5.5 MB of bits
+        r.execute_command("BF.RESERVE", "big", "0.001", "3000000", "NONSCALING")  # ~5.5 MB of bits
         fill(r, "big", 3000)
         chunks = dump(r, "big")
         assert len(chunks) >= 6
@@ -142,7 +151,7 @@ def test_scandump_chunks_fit_proto_max_bulk_len(r):
 
 
 def test_scandump_errors_and_any_cursor(r):
-    r.execute_command("BF.RESERVE", "bf", "0.01", "100")
+    r.execute_command("BF.RESERVE", "bf", "0.01", "100", "NONSCALING")
     with pytest.raises(redis.ResponseError, match="wrong number"):
         r.execute_command("BF.SCANDUMP", "bf")
     with pytest.raises(redis.ResponseError, match="Second argument must be numeric"):
@@ -156,7 +165,7 @@ def test_scandump_errors_and_any_cursor(r):
 
 
 def test_loadchunk_errors_leave_no_key(raw):
-    raw("BF.RESERVE", "bf", "0.01", "100")
+    raw("BF.RESERVE", "bf", "0.01", "100", "NONSCALING")
     raw("BF.ADD", "bf", "x")
     chunks = []
     it = 0
@@ -199,7 +208,7 @@ def test_loadchunk_errors_leave_no_key(raw):
 
 def test_loadchunk_random_offsets_on_existing_key(r):
     # RedisBloom's own flow test: any reply is one of its three errors, the filter keeps working.
-    fill(r, "bf", 3000, ("0.01", "10"))
+    fill(r, "bf", 3000, ("0.01", "3000", "NONSCALING"))
     size = r.execute_command("BF.INFO", "bf", "SIZE")[0]
     rng = random.Random(7)
     for _ in range(100):
@@ -216,6 +225,7 @@ def test_loadchunk_random_offsets_on_existing_key(r):
 def test_newer_encoding_refused(r):
     """A payload from a newer module version is refused, not misread: in our
     header (LOADCHUNK) and in the RDB type's encoding version (RESTORE)."""
+    r.execute_command("BF.RESERVE", "bf", "0.01", "100", "NONSCALING")
     r.execute_command("BF.ADD", "bf", "x")
     it, header = r.execute_command("BF.SCANDUMP", "bf", 0)
     newer = bytearray(header)

@@ -38,6 +38,7 @@ def test_info_object(r):
     assert bf.info("ns").expansionRate is None
 
 
+@pytest.mark.usefixtures("needs_persistence")
 @pytest.mark.skipif(HIREDIS_AVAILABLE, reason="redis-py's scandump refuses to run with hiredis")
 def test_scandump_loadchunk_loop(r):
     bf = r.bf()
