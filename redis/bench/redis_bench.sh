@@ -39,6 +39,7 @@ until cli PING >/dev/null 2>&1; do
 done
 
 N=${BENCH_REQUESTS:-2000000}     # requests per redis-benchmark run
+FILL=${BENCH_FILL:-10000000}     # distinct items for the memory / FPR / RDB rows
 rb() { # requests, then the command: prints requests/s
   local n=$1
   shift
@@ -93,18 +94,18 @@ done
 # ---- memory, FPR and RDB times after 10^7 distinct items ----------------------
 cli FLUSHALL >/dev/null
 before=$(mem used_memory); rss_before=$(mem used_memory_rss)
-cli BF.RESERVE big 0.01 10000000 >/dev/null
-fill=$(cb --cmd bfx.madd64 --key big --batch 10000 --items 1e7 --clients 2 --pipeline 4)
+cli BF.RESERVE big 0.01 "$FILL" >/dev/null
+fill=$(cb --cmd bfx.madd64 --key big --batch 10000 --items "$FILL" --clients 2 --pipeline 4)
 after=$(mem used_memory); rss_after=$(mem used_memory_rss)
 usage=$(cli MEMORY USAGE big)
-fpr=$("$client" --port "$port" --cmd bfx.mexists64 --key big --batch 10000 --items 1e7 --start 1e12 --clients 2 --pipeline 4 |
+fpr=$("$client" --port "$port" --cmd bfx.mexists64 --key big --batch 10000 --items "$FILL" --start 1e12 --clients 2 --pipeline 4 |
   sed -n 's/.*hit_fraction=\([0-9.]*\).*/\1/p')
 t0=$(date +%s.%N); cli SAVE >/dev/null; t1=$(date +%s.%N)
 cli DEBUG RELOAD NOSAVE >/dev/null; t2=$(date +%s.%N)
 rdb_bytes=$(stat -c %s "$dir/dump.rdb")
 cli FLUSHALL >/dev/null
 set_before=$(mem used_memory)
-cb --cmd sadd --key set --batch 1000 --items 1e7 --clients 4 --pipeline 4 >/dev/null
+cb --cmd sadd --key set --batch 1000 --items "$FILL" --clients 4 --pipeline 4 >/dev/null
 set_after=$(mem used_memory)
 info=$(cli BF.INFO big | tr '\n' ' ')
 
@@ -118,16 +119,16 @@ for row in ping bf.add bf.exists add/ping exists/ping "bf.madd 100" "bf.mexists 
   echo "| $row | $(median_range ${samples[$row]}) |"
 done
 echo
-echo "| after 10^7 distinct items (filter reserved 10^7 at 1%) | value |"
+echo "| after $FILL distinct items (filter reserved for $FILL at 1%) | value |"
 echo "|---|---|"
 echo "| fill with BFX.MADD64, 10^4 keys per command | $fill items/s |"
 echo "| used_memory delta | $((after - before)) bytes |"
 echo "| used_memory_rss delta | $((rss_after - rss_before)) bytes |"
-echo "| MEMORY USAGE big | $usage bytes ($(calc "$usage * 8 / 10000000") bits/item) |"
-echo "| measured FPR (10^7 absent keys) | $fpr |"
+echo "| MEMORY USAGE big | $usage bytes ($(calc "$usage * 8 / $FILL") bits/item) |"
+echo "| measured FPR ($FILL absent keys) | $fpr |"
 echo "| RDB file | $rdb_bytes bytes |"
 echo "| SAVE | $(calc "$t1 - $t0") s |"
 echo "| DEBUG RELOAD NOSAVE (load) | $(calc "$t2 - $t1") s |"
-echo "| SADD set of 10^7 items: used_memory delta | $((set_after - set_before)) bytes ($(calc "($set_after - $set_before) / 10000000") bytes/item) |"
-echo "| Redisson bit string for 10^7 at 1% | 11981323 bytes (9.59 bits/item, k = 7) |"
+echo "| SADD set of $FILL items: used_memory delta | $((set_after - set_before)) bytes ($(calc "($set_after - $set_before) / $FILL") bytes/item) |"
+echo "| Redisson bit string at 1% | $(calc "$FILL * 9.585 / 8") bytes (9.59 bits/item, k = 7) |"
 echo "| BF.INFO big | $info |"
