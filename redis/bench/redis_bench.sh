@@ -53,7 +53,6 @@ cb() { # bloomsimd-redis-bench args: prints items/s
 calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
 mem() { cli INFO memory | tr -d '\r' | awk -F: -v k="$1" '$1 == k { print $2 }'; }
 
-cli BF.RESERVE bf 0.01 10000000 >/dev/null
 
 declare -A samples
 add() { samples[$1]+="$2 "; }
@@ -65,6 +64,10 @@ median_range() { # values... -> "median [min - max]"
 echo "rounds: $rounds; machine: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for ((round = 1; round <= rounds; round++)); do
   echo "round $round/$rounds" >&2
+  # fresh filters reserved for 10^7 at 1% each round, so inserts never grow them
+  cli DEL bf bfx >/dev/null
+  cli BF.RESERVE bf 0.01 10000000 >/dev/null
+  cli BF.RESERVE bfx 0.01 10000000 >/dev/null
   ping=$(rb "$N" -t ping_mbulk)
   add_=$(rb "$N" BF.ADD bf __rand_int__)
   ex=$(rb "$N" BF.EXISTS bf __rand_int__)
@@ -74,13 +77,13 @@ for ((round = 1; round <= rounds; round++)); do
   add add/ping "$(calc "$add_ / $ping")"
   add exists/ping "$(calc "$ex / $ping")"
   for b in 100 1000; do
-    n=$((N / b * 4))
-    add "bf.madd $b" "$(calc "$(rb $n BF.MADD bf $(rands $b)) * $b")"
-    add "bf.mexists $b" "$(calc "$(rb $n BF.MEXISTS bf $(rands $b)) * $b")"
+    # N items inserted per row (3N in all with BF.ADD's: under 10^7), 4N looked up
+    add "bf.madd $b" "$(calc "$(rb $((N / b)) BF.MADD bf $(rands $b)) * $b")"
+    add "bf.mexists $b" "$(calc "$(rb $((N / b * 4)) BF.MEXISTS bf $(rands $b)) * $b")"
   done
   for b in 1000 10000; do
-    add "bfx.madd64 $b" "$(cb --cmd bfx.madd64 --key bfx --batch $b --items 2e7 --start $((round * 100000000)) --clients 4 --pipeline 4)"
-    add "bfx.mexists64 $b" "$(cb --cmd bfx.mexists64 --key bfx --batch $b --items 2e7 --clients 4 --pipeline 4)"
+    add "bfx.madd64 $b" "$(cb --cmd bfx.madd64 --key bfx --batch $b --items $((N * 2)) --start $((b * N)) --clients 4 --pipeline 4)"
+    add "bfx.mexists64 $b" "$(cb --cmd bfx.mexists64 --key bfx --batch $b --items $((N * 5)) --clients 4 --pipeline 4)"
   done
   # Redisson's Bloom filter: k = 7 SETBIT/GETBIT per item on a bit string sized
   # for 10^7 items at 1% (m = -n ln p / ln^2 2 = 95,850,584 bits).
