@@ -9,6 +9,7 @@
 
 RedisModuleType *bsr_type;
 
+#define BSR_HEADER_PAD 0xA5
 static const char bsr_magic[8] = {'B', 'S', 'I', 'M', 'D', 'R', 'D', 'B'};
 
 bsr_key_state bsr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode, RedisModuleKey **key,
@@ -101,11 +102,12 @@ char *bsr_encode(const bloomsimd_filter *filter, size_t *len, bloomsimd_status *
     size_t body = bloomsimd_serialized_size(filter);
     if (!body || body > SIZE_MAX - BSR_HEADER_BYTES) return NULL;
     unsigned char *buf = rm_Alloc(BSR_HEADER_BYTES + body);
+    memset(buf, 0, BSR_HEADER_BYTES);
+    memset(buf + 24, BSR_HEADER_PAD, BSR_HEADER_SUM_AT - 24);
     memcpy(buf, bsr_magic, 8);
     put_u32(buf + 8, BSR_ENCODING_VERSION);
-    put_u32(buf + 12, 0);
     put_u64(buf + 16, body);
-    put_u64(buf + 24, fnv1a64(buf, 24));
+    put_u64(buf + BSR_HEADER_SUM_AT, fnv1a64(buf, BSR_HEADER_SUM_AT));
     size_t written = 0;
     *st = bloomsimd_serialize(filter, buf + BSR_HEADER_BYTES, body, &written);
     if (*st != BLOOMSIMD_OK || written != body) {
@@ -120,7 +122,10 @@ char *bsr_encode(const bloomsimd_filter *filter, size_t *len, bloomsimd_status *
 bsr_header_status bsr_decode_header(const char *buf, size_t len, uint64_t *body_len) {
     const unsigned char *p = (const unsigned char *)buf;
     if (!buf || len < BSR_HEADER_BYTES || memcmp(p, bsr_magic, 8) != 0) return BSR_HDR_CORRUPT;
-    if (get_u64(p + 24) != fnv1a64(p, 24) || get_u32(p + 12) != 0) return BSR_HDR_CORRUPT;
+    if (get_u64(p + BSR_HEADER_SUM_AT) != fnv1a64(p, BSR_HEADER_SUM_AT)) return BSR_HDR_CORRUPT;
+    if (get_u32(p + 12) != 0) return BSR_HDR_CORRUPT;
+    for (size_t i = 24; i < BSR_HEADER_SUM_AT; i++)
+        if (p[i] != BSR_HEADER_PAD) return BSR_HDR_CORRUPT;
     uint32_t version = get_u32(p + 8);
     if (version == 0) return BSR_HDR_CORRUPT;
     if (version > BSR_ENCODING_VERSION) return BSR_HDR_NEWER;

@@ -103,14 +103,19 @@ int bsr_reply_grow_error(RedisModuleCtx *ctx, bloomsimd_status st);
 
 /* ---- payload: one encoding for RDB, DUMP/RESTORE, SCANDUMP and AOF ----------- */
 
-/* Payload = 32-byte header + the library's serialization (docs/FORMAT.md).
+/* Payload = 128-byte header + the library's serialization (docs/FORMAT.md).
  *   0  8 bytes  magic "BSIMDRDB"
  *   8  u32 LE   encoding version (BSR_ENCODING_VERSION)
  *  12  u32 LE   0 (reserved)
  *  16  u64 LE   body length (bytes of the library serialization)
- *  24  u64 LE   FNV-1a 64 of bytes 0..23
- * The body carries its own checksums, checked by bloomsimd_deserialize. */
-#define BSR_HEADER_BYTES 32u
+ *  24  96 bytes 0xA5 (padding; not zero, so that zeroing any of it is seen)
+ * 120  u64 LE   FNV-1a 64 of bytes 0..119
+ * The body carries its own checksums, checked by bloomsimd_deserialize. The
+ * header is as long as RedisBloom's dumped chain header for a few links, so
+ * tools (and RedisBloom's own flow tests) that corrupt bytes at its offsets
+ * reach checked bytes and get "received bad data". */
+#define BSR_HEADER_BYTES 128u
+#define BSR_HEADER_SUM_AT 120u
 
 typedef enum { BSR_HDR_OK, BSR_HDR_CORRUPT, BSR_HDR_NEWER } bsr_header_status;
 

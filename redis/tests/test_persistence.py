@@ -206,6 +206,21 @@ def test_loadchunk_errors_leave_no_key(raw):
     assert raw("BF.EXISTS", "n", "x") == 1
 
 
+def test_loadchunk_corrupt_header_redisbloom_offsets(raw):
+    """RedisBloom's test_scandump_invalid_header corrupts these header bytes."""
+    raw("BF.RESERVE", "bf", "0.01", "5", "NONSCALING")
+    _, header = raw("BF.SCANDUMP", "bf", 0)
+    assert len(header) == 128
+    raw("DEL", "bf")
+    for spans in ([range(72, 80)], [range(12, 16)], [range(0, 4)], [range(36, 44), range(0, 8)]):
+        arr = bytearray(header)
+        for span in spans:
+            for i in span:
+                arr[i] = 0 if span == range(72, 80) else 255
+        assert raw("BF.LOADCHUNK", "bf", 1, bytes(arr)) == Err("ERR received bad data")
+    assert raw("EXISTS", "bf") == 0
+
+
 def test_loadchunk_random_offsets_on_existing_key(r):
     # RedisBloom's own flow test: any reply is one of its three errors, the filter keeps working.
     fill(r, "bf", 3000, ("0.01", "3000", "NONSCALING"))
@@ -231,9 +246,9 @@ def test_newer_encoding_refused(r):
     newer = bytearray(header)
     newer[8] = 2  # encoding version 2, checksum recomputed so only the version differs
     h = 0xcbf29ce484222325
-    for b in newer[:24]:
+    for b in newer[:120]:
         h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    newer[24:32] = h.to_bytes(8, "little")
+    newer[120:128] = h.to_bytes(8, "little")
     with pytest.raises(redis.ResponseError, match="received bad data"):
         r.execute_command("BF.LOADCHUNK", "n", 1, bytes(newer))
 
