@@ -11,6 +11,7 @@
  * repeated within one command is new only the first time; the same answer
  * RedisBloom gives item by item), then reply.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -319,4 +320,27 @@ int bsr_cmd_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);
     return rm_ReplyWithLongLong(ctx, (long long)info.items);
+}
+
+/* BF.DEBUG key: RedisBloom's debug lines, "size:<items>" then one line
+ * describing the filter. RedisBloom prints one line per layer; the library
+ * reports totals over the layers, so this line covers the whole chain. */
+int bsr_cmd_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2) return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    bloomsimd_filter *f;
+    bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ, &key, &f);
+    rm_CloseKey(key);
+    if (state == BSR_KEY_EMPTY) return rm_ReplyWithError(ctx, "ERR not found");
+    if (state == BSR_KEY_WRONGTYPE) return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    char line[256];
+    rm_ReplyWithArray(ctx, 2);
+    int n = snprintf(line, sizeof line, "size:%llu", (unsigned long long)info.items);
+    rm_ReplyWithStringBuffer(ctx, line, (size_t)n);
+    n = snprintf(line, sizeof line, "bytes:%llu bits:%llu hashes:%u hashwidth:64 capacity:%llu size:%llu ratio:%g",
+                 (unsigned long long)info.memory_bytes, (unsigned long long)info.bits, info.k,
+                 (unsigned long long)bsr_total_capacity(&info), (unsigned long long)info.items, info.fpr);
+    return rm_ReplyWithStringBuffer(ctx, line, (size_t)n);
 }

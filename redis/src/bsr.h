@@ -157,6 +157,7 @@ int bsr_cmd_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int bsr_cmd_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int bsr_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int bsr_cmd_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsr_cmd_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int bsr_cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int bsr_cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int bsrx_cmd_madd64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);

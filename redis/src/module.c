@@ -44,6 +44,7 @@ static const bsr_command bsr_commands[] = {
     {"bf.mexists", bsr_cmd_mexists, "readonly fast", -3, RO_ACCESS, -1, "Checks items as one batch"},
     {"bf.info", bsr_cmd_info, "readonly fast", -2, RO_META, -1, "Capacity, size, filters, items, expansion"},
     {"bf.card", bsr_cmd_card, "readonly fast", 2, RO_META, -1, "Number of items added (counted new)"},
+    {"bf.debug", bsr_cmd_debug, "readonly fast", 2, RO_META, -1, "Items, then size, bits, k, capacity, FPR"},
     {"bf.scandump", bsr_cmd_scandump, "readonly", 3, RO_ACCESS, -1, "Dumps a filter in chunks"},
     {"bf.loadchunk", bsr_cmd_loadchunk, "write deny-oom", 4, RW_UPDATE, -1,
      "Restores a filter from BF.SCANDUMP chunks"},

@@ -302,3 +302,15 @@ def test_acl_key_permissions(shared_server, raw):
         c.close()
     finally:
         raw("ACL", "DELUSER", "reader")
+
+
+def test_debug(raw):
+    assert raw("BF.RESERVE", "bf", "0.01", "1000", "NONSCALING") == "OK"
+    assert raw("BF.MADD", "bf", "a", "b", "a") == [1, 1, 0]
+    size, line = raw("BF.DEBUG", "bf")
+    assert size == b"size:2"
+    fields = dict(f.split(":") for f in line.decode().split())
+    assert fields["capacity"] == "1000" and fields["size"] == "2" and fields["hashwidth"] == "64"
+    assert int(fields["bits"]) == 8 * int(fields["bytes"]) and int(fields["hashes"]) >= 1
+    assert raw("BF.DEBUG", "missing") == Err("ERR not found")
+    assert raw("BF.DEBUG") == Err(arity("bf.debug"))
