@@ -25,50 +25,11 @@ static bool arg_is(RedisModuleString *arg, const char *word) {
     return n == strlen(word) && strncasecmp(s, word, n) == 0;
 }
 
-/* Opens (or creates with opts) the filter under argv key; replies and
- * returns NULL on failure. */
-typedef struct {
-    uint64_t capacity;
-    double error_rate;
-    uint32_t expansion; /* 0 = NONSCALING */
-    bool autocreate;
-} bsr_create_opts;
-
-static const bsr_create_opts bsr_defaults = {BSR_DEFAULT_CAPACITY, BSR_DEFAULT_ERROR_RATE, BSR_DEFAULT_EXPANSION, true};
-
-static bloomsimd_filter *open_for_insert(RedisModuleCtx *ctx, RedisModuleString *name, const bsr_create_opts *o,
-                                         RedisModuleKey **keyp) {
-    RedisModuleKey *key;
-    bloomsimd_filter *f;
-    bsr_key_state state = bsr_open(ctx, name, REDISMODULE_READ | REDISMODULE_WRITE, &key, &f);
-    *keyp = key;
-    switch (state) {
-    case BSR_KEY_FILTER:
-        return f;
-    case BSR_KEY_WRONGTYPE:
-        rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
-        return NULL;
-    case BSR_KEY_EMPTY:
-        break;
-    }
-    if (!o->autocreate) {
-        rm_ReplyWithError(ctx, "ERR not found");
-        return NULL;
-    }
-    bloomsimd_status st = bsr_create(&f, o->capacity, o->error_rate, o->expansion);
-    if (st != BLOOMSIMD_OK) {
-        bsr_reply_create_error(ctx, st);
-        return NULL;
-    }
-    rm_ModuleTypeSetValue(key, bsr_type, f);
-    return f;
-}
-
 /* The shared body of BF.ADD, BF.MADD and BF.INSERT. */
 static int insert_and_reply(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleString **items, size_t n,
                             bool multi, const bsr_create_opts *o) {
     RedisModuleKey *key;
-    bloomsimd_filter *f = open_for_insert(ctx, name, o, &key);
+    bloomsimd_filter *f = bsr_open_or_create(ctx, name, o, &key);
     bsr_batch b;
     if (!f || !bsr_batch_from_args(&b, items, n)) {
         if (f) rm_ReplyWithError(ctx, "ERR Insufficient memory");

@@ -9,6 +9,8 @@
 
 RedisModuleType *bsr_type;
 
+const bsr_create_opts bsr_defaults = {BSR_DEFAULT_CAPACITY, BSR_DEFAULT_ERROR_RATE, BSR_DEFAULT_EXPANSION, true};
+
 #define BSR_HEADER_PAD 0xA5
 static const char bsr_magic[8] = {'B', 'S', 'I', 'M', 'D', 'R', 'D', 'B'};
 
@@ -21,6 +23,31 @@ bsr_key_state bsr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode, R
     if (type != REDISMODULE_KEYTYPE_MODULE || rm_ModuleTypeGetType(*key) != bsr_type) return BSR_KEY_WRONGTYPE;
     *filter = rm_ModuleTypeGetValue(*key);
     return BSR_KEY_FILTER;
+}
+
+bloomsimd_filter *bsr_open_or_create(RedisModuleCtx *ctx, RedisModuleString *name, const bsr_create_opts *o,
+                                      RedisModuleKey **key) {
+    bloomsimd_filter *f;
+    switch (bsr_open(ctx, name, REDISMODULE_READ | REDISMODULE_WRITE, key, &f)) {
+    case BSR_KEY_FILTER:
+        return f;
+    case BSR_KEY_WRONGTYPE:
+        rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+        return NULL;
+    case BSR_KEY_EMPTY:
+        break;
+    }
+    if (!o->autocreate) {
+        rm_ReplyWithError(ctx, "ERR not found");
+        return NULL;
+    }
+    bloomsimd_status st = bsr_create(&f, o->capacity, o->error_rate, o->expansion);
+    if (st != BLOOMSIMD_OK) {
+        bsr_reply_create_error(ctx, st);
+        return NULL;
+    }
+    rm_ModuleTypeSetValue(*key, bsr_type, f);
+    return f;
 }
 
 bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion) {

@@ -68,17 +68,11 @@ int bsrx_cmd_madd64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     bool as_array;
     if (!parse_blob(ctx, argv, argc, &b, &as_array)) return REDISMODULE_OK;
     RedisModuleKey *key;
-    bloomsimd_filter *f;
-    bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, &key, &f);
-    bloomsimd_status st = BLOOMSIMD_OK;
-    if (state == BSR_KEY_EMPTY &&
-        (st = bsr_create(&f, BSR_DEFAULT_CAPACITY, BSR_DEFAULT_ERROR_RATE, BSR_DEFAULT_EXPANSION)) == BLOOMSIMD_OK)
-        rm_ModuleTypeSetValue(key, bsr_type, f);
+    bloomsimd_filter *f = bsr_open_or_create(ctx, argv[1], &bsr_defaults, &key);
     rm_CloseKey(key);
-    if (state == BSR_KEY_WRONGTYPE || st != BLOOMSIMD_OK) {
+    if (!f) {
         bsr_batch_free(&b);
-        if (state == BSR_KEY_WRONGTYPE) return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
-        return bsr_reply_create_error(ctx, st);
+        return REDISMODULE_OK;
     }
     size_t answered = 0;
     bloomsimd_status grow;

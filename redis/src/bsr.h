@@ -60,6 +60,24 @@ typedef enum { BSR_KEY_EMPTY, BSR_KEY_FILTER, BSR_KEY_WRONGTYPE } bsr_key_state;
 bsr_key_state bsr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode, RedisModuleKey **key,
                        bloomsimd_filter **filter);
 
+/* How a command creates a missing key (BF.INSERT's options, or BF.ADD's
+ * defaults); expansion 0 = NONSCALING. */
+typedef struct {
+    uint64_t capacity;
+    double error_rate;
+    uint32_t expansion;
+    bool autocreate; /* false: NOCREATE */
+} bsr_create_opts;
+
+/* BF.ADD's: error rate 0.01, capacity 100, expansion 2. */
+extern const bsr_create_opts bsr_defaults;
+
+/* Opens name for writing; creates the filter if the key is empty (and
+ * o->autocreate). Returns the filter, or replies with the error and returns
+ * NULL. *key must be closed by the caller either way. */
+bloomsimd_filter *bsr_open_or_create(RedisModuleCtx *ctx, RedisModuleString *name, const bsr_create_opts *o,
+                                      RedisModuleKey **key);
+
 /* Creates a filter with RedisBloom's parameters: expansion 0 = NONSCALING. */
 bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion);
 
