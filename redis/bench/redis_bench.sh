@@ -106,11 +106,11 @@ fpr=$("$client" --port "$port" --cmd bfx.mexists64 --key big --batch 10000 --ite
 t0=$(date +%s.%N); cli SAVE >/dev/null; t1=$(date +%s.%N)
 cli DEBUG RELOAD NOSAVE >/dev/null; t2=$(date +%s.%N)
 rdb_bytes=$(stat -c %s "$dir/dump.rdb")
+info=$(cli BF.INFO big | tr '\n' ' ')
 cli FLUSHALL >/dev/null
 set_before=$(mem used_memory)
 cb --cmd sadd --key set --batch 1000 --items "$FILL" --clients 4 --pipeline 4 >/dev/null
 set_after=$(mem used_memory)
-info=$(cli BF.INFO big | tr '\n' ' ')
 
 echo
 echo "| row | median [min - max] over $rounds rounds |"
