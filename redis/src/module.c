@@ -86,6 +86,20 @@ static int register_command(RedisModuleCtx *ctx, const bsr_command *c) {
     return rm_SetCommandInfo(rm_GetCommand(ctx, c->name), &info);
 }
 
+/* Bit arrays come from Redis's allocator, so filters count in used_memory,
+ * maxmemory and MEMORY USAGE like any other value. The library still aligns
+ * them to 64 bytes and advises huge pages on large arrays. zmalloc is
+ * thread-safe, so a lazy free on a background thread is fine. */
+static void *bsr_lib_alloc(size_t bytes, void *user) {
+    (void)user;
+    return rm_Calloc(1, bytes);
+}
+static void bsr_lib_free(void *ptr, size_t bytes, void *user) {
+    (void)bytes;
+    (void)user;
+    rm_Free(ptr);
+}
+
 int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 
 __attribute__((visibility("default"))) int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv,
@@ -93,6 +107,8 @@ __attribute__((visibility("default"))) int RedisModule_OnLoad(RedisModuleCtx *ct
     (void)argv;
     if (argc != 0) return REDISMODULE_ERR; /* no load-time options */
     if (rm_api_init(ctx, BSR_MODULE_NAME, BSR_MODULE_VERSION) != REDISMODULE_OK) return REDISMODULE_ERR;
+    static const bloomsimd_allocator allocator = {bsr_lib_alloc, bsr_lib_free, NULL};
+    bloomsimd_set_allocator(&allocator);
 
     RedisModuleTypeMethods tm = {0};
     tm.version = BSR_TYPE_METHOD_VERSION;

@@ -97,11 +97,17 @@ def test_dump_restore_copy(r):
     assert r.execute_command("BF.EXISTS", "bf", "only-in-copy") == 0
 
 
-def test_memory_usage_counts_the_bits(r):
+def test_memory_is_accounted_to_redis(r):
+    before = r.info("memory")["used_memory"]
     r.execute_command("BF.RESERVE", "big", "0.01", "1000000")
     usage = r.memory_usage("big")
     size = r.execute_command("BF.INFO", "big", "SIZE")[0]
     assert usage >= size >= 1000000 * 9 // 8
+    grown = r.info("memory")["used_memory"] - before
+    # the bit array is in used_memory (jemalloc rounds large sizes up by at most 25%)
+    assert size <= grown <= size * 1.25 + 65536
+    r.delete("big")
+    assert r.info("memory")["used_memory"] - before < size // 10  # and leaves it when freed
 
 
 def test_digest_follows_content(r):
