@@ -15,7 +15,13 @@ module=$build/redis/bloomsimd.so
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+free_port() { # a port on 127.0.0.1 that nothing answers on (bash's /dev/tcp: no python needed)
+  local p
+  while :; do
+    p=$((20000 + RANDOM % 40000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+  done
+}
 instructions() { # name, items, bench args... -> prints total Ir of the server
   local name=$1 port pid
   shift

@@ -25,7 +25,14 @@ done
 command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null ||
   { echo "redis-server / redis-benchmark missing: bash scripts/install-deps.sh" >&2; exit 2; }
 
-port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() { # a port on 127.0.0.1 that nothing answers on (bash's /dev/tcp: no python needed)
+  local p
+  while :; do
+    p=$((20000 + RANDOM % 40000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+  done
+}
+port=$(free_port)
 dir=$(mktemp -d)
 redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly no \
   --enable-debug-command local --loadmodule "$module" --logfile "$dir/redis.log" &
