@@ -103,10 +103,10 @@ done
 
 # ---- memory, FPR and RDB times after 10^7 distinct items ----------------------
 cli FLUSHALL >/dev/null
-before=$(mem used_memory); rss_before=$(mem used_memory_rss)
+before=$(mem used_memory)
 cli BF.RESERVE big 0.01 "$FILL" >/dev/null
 fill=$(cb --cmd bfx.madd64 --key big --batch 10000 --items "$FILL" --clients 2 --pipeline 4)
-after=$(mem used_memory); rss_after=$(mem used_memory_rss)
+after=$(mem used_memory)
 usage=$(cli MEMORY USAGE big)
 fpr=$("$client" --port "$port" --cmd bfx.mexists64 --key big --batch 10000 --items "$FILL" --start 1e12 --clients 2 --pipeline 4 |
   sed -n 's/.*hit_fraction=\([0-9.]*\).*/\1/p')
@@ -133,7 +133,6 @@ echo "| after $FILL distinct items (filter reserved for $FILL at 1%) | value |"
 echo "|---|---|"
 echo "| fill with BFX.MADD64, 10^4 keys per command | $fill items/s |"
 echo "| used_memory delta | $((after - before)) bytes |"
-echo "| used_memory_rss delta | $((rss_after - rss_before)) bytes |"
 echo "| MEMORY USAGE big | $usage bytes ($(calc "$usage * 8 / $FILL") bits/item) |"
 echo "| measured FPR ($FILL absent keys) | $fpr |"
 echo "| RDB file | $rdb_bytes bytes |"
