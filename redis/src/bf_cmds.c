@@ -234,12 +234,8 @@ int bsr_cmd_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
 /* BF.INFO key [CAPACITY | SIZE | FILTERS | ITEMS | EXPANSION] */
 int bsr_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 2 && argc != 3) return rm_WrongArity(ctx);
-    RedisModuleKey *key;
-    bloomsimd_filter *f;
-    bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ, &key, &f);
-    rm_CloseKey(key); /* the value outlives the handle within this command */
-    if (state == BSR_KEY_EMPTY) return rm_ReplyWithError(ctx, "ERR not found");
-    if (state == BSR_KEY_WRONGTYPE) return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+    bloomsimd_filter *f = bsr_open_existing(ctx, argv[1], REDISMODULE_READ);
+    if (!f) return REDISMODULE_OK;
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);
     const long long values[4] = {(long long)bsr_total_capacity(&info), (long long)bsr_mem_usage(f),
@@ -288,12 +284,8 @@ int bsr_cmd_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
  * reports totals over the layers, so this line covers the whole chain. */
 int bsr_cmd_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 2) return rm_WrongArity(ctx);
-    RedisModuleKey *key;
-    bloomsimd_filter *f;
-    bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ, &key, &f);
-    rm_CloseKey(key);
-    if (state == BSR_KEY_EMPTY) return rm_ReplyWithError(ctx, "ERR not found");
-    if (state == BSR_KEY_WRONGTYPE) return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+    bloomsimd_filter *f = bsr_open_existing(ctx, argv[1], REDISMODULE_READ);
+    if (!f) return REDISMODULE_OK;
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);
     char line[256];

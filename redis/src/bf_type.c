@@ -25,6 +25,16 @@ bsr_key_state bsr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode, R
     return BSR_KEY_FILTER;
 }
 
+bloomsimd_filter *bsr_open_existing(RedisModuleCtx *ctx, RedisModuleString *name, int mode) {
+    RedisModuleKey *key;
+    bloomsimd_filter *f;
+    bsr_key_state state = bsr_open(ctx, name, mode, &key, &f);
+    rm_CloseKey(key); /* the value outlives the handle within the command */
+    if (state == BSR_KEY_EMPTY) rm_ReplyWithError(ctx, "ERR not found");
+    if (state == BSR_KEY_WRONGTYPE) rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+    return f;
+}
+
 bloomsimd_filter *bsr_open_or_create(RedisModuleCtx *ctx, RedisModuleString *name, const bsr_create_opts *o,
                                       RedisModuleKey **key) {
     bloomsimd_filter *f;

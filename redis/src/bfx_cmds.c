@@ -119,23 +119,12 @@ int bsrx_cmd_mexists64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
     return REDISMODULE_OK;
 }
 
-/* Opens key as an existing filter; replies and returns NULL otherwise. */
-static bloomsimd_filter *open_existing(RedisModuleCtx *ctx, RedisModuleString *name, int mode) {
-    RedisModuleKey *key;
-    bloomsimd_filter *f;
-    bsr_key_state state = bsr_open(ctx, name, mode, &key, &f);
-    rm_CloseKey(key);
-    if (state == BSR_KEY_EMPTY) rm_ReplyWithError(ctx, "ERR not found");
-    if (state == BSR_KEY_WRONGTYPE) rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
-    return f;
-}
-
 /* BFX.MERGE dst src */
 int bsrx_cmd_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 3) return rm_WrongArity(ctx);
-    bloomsimd_filter *dst = open_existing(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
+    bloomsimd_filter *dst = bsr_open_existing(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
     if (!dst) return REDISMODULE_OK;
-    bloomsimd_filter *src = open_existing(ctx, argv[2], REDISMODULE_READ);
+    bloomsimd_filter *src = bsr_open_existing(ctx, argv[2], REDISMODULE_READ);
     if (!src) return REDISMODULE_OK;
     bloomsimd_status st = bloomsimd_union(dst, src);
     if (st == BLOOMSIMD_ERR_INCOMPATIBLE)
@@ -149,7 +138,7 @@ int bsrx_cmd_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
 /* BFX.ESTIMATE key: distinct keys estimated from the fill (an integer). */
 int bsrx_cmd_estimate(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 2) return rm_WrongArity(ctx);
-    bloomsimd_filter *f = open_existing(ctx, argv[1], REDISMODULE_READ);
+    bloomsimd_filter *f = bsr_open_existing(ctx, argv[1], REDISMODULE_READ);
     if (!f) return REDISMODULE_OK;
     double e = bloomsimd_estimate_count(f);
     if (!isfinite(e)) return rm_ReplyWithError(ctx, "ERR filter is saturated: no estimate");
@@ -159,7 +148,7 @@ int bsrx_cmd_estimate(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
 /* BFX.INFO key: what the filter is and how it is doing, as a map. */
 int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 2) return rm_WrongArity(ctx);
-    bloomsimd_filter *f = open_existing(ctx, argv[1], REDISMODULE_READ);
+    bloomsimd_filter *f = bsr_open_existing(ctx, argv[1], REDISMODULE_READ);
     if (!f) return REDISMODULE_OK;
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);

@@ -78,6 +78,10 @@ extern const bsr_create_opts bsr_defaults;
 bloomsimd_filter *bsr_open_or_create(RedisModuleCtx *ctx, RedisModuleString *name, const bsr_create_opts *o,
                                       RedisModuleKey **key);
 
+/* The filter under name, or NULL after replying "ERR not found" or
+ * WRONGTYPE. */
+bloomsimd_filter *bsr_open_existing(RedisModuleCtx *ctx, RedisModuleString *name, int mode);
+
 /* Creates a filter with RedisBloom's parameters: expansion 0 = NONSCALING. */
 bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion);
 

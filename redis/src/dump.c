@@ -54,12 +54,8 @@ void bsr_refresh_chunk_limit(RedisModuleCtx *ctx) {
 /* BF.SCANDUMP key iterator */
 int bsr_cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 3) return rm_WrongArity(ctx);
-    RedisModuleKey *key;
-    bloomsimd_filter *f;
-    bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ, &key, &f);
-    rm_CloseKey(key);
-    if (state == BSR_KEY_EMPTY) return rm_ReplyWithError(ctx, "ERR not found");
-    if (state == BSR_KEY_WRONGTYPE) return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+    bloomsimd_filter *f = bsr_open_existing(ctx, argv[1], REDISMODULE_READ);
+    if (!f) return REDISMODULE_OK;
     long long iter;
     if (rm_StringToLongLong(argv[2], &iter) != REDISMODULE_OK)
         return rm_ReplyWithError(ctx, "Second argument must be numeric");
