@@ -36,7 +36,7 @@ client() {
   }
 }
 client redis redis/bench/run.sh
-# client cli cli/bench/run.sh
+client cli cli/bench/cli_bench.sh
 client go bindings/go/bench/run.sh
 # ---- end of clients ----------------------------------------------------------
 

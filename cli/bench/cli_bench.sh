@@ -11,10 +11,11 @@
 #   add/query:  N distinct 16-byte records (17 bytes a line), and the 8..64 file;
 #               bloomsimd add / query -c (filter sized for N at 1%) vs cat > /dev/null,
 #               the I/O floor (page cache to a buffer, the least any reader pays).
-# Default: N = 10^6 (the main job: about a minute). --full: N = 10^7 and 10^8
-# (the 10^8 files take ~5.5 GB of disk, awk needs ~8 GB of memory and an hour
-# or more a run on 2 cores: at N >= 10^8 the reference tools run in the first
-# --ref-rounds rounds only, 1 by default, bloomsimd in all of them).
+# Default (scripts/bench.sh, the main job): N = 10^6, 3 rounds, the reference
+# tools in the first only; about half a minute. --full: N = 10^7 and 10^8, the
+# reference tools in every round at 10^7 and in the first only at 10^8 (the
+# 10^8 files take ~5.5 GB of disk, awk ~8 GB of memory and up to an hour a
+# run on 2 cores). --rounds and --ref-rounds override these.
 #
 # Each round runs every command once, alternating their order, with the input
 # in the page cache (one cat first). Reported: median wall time (min..max),
@@ -26,7 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
-build=$root/build
+build=${BLOOMSIMD_BUILD_DIR:-$root/build} # scripts/bench.sh sets it
 records=""
 rounds=""
 ref_rounds=""
@@ -52,7 +53,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 if [ -z "$records" ]; then
-  if [ $full = 1 ]; then records=1e7,1e8; else records=1e6; fi
+  if [ $full = 1 ]; then records=1e7,1e8; else records=1e6 rounds=${rounds:-3} ref_rounds=${ref_rounds:-1}; fi
 fi
 BS=$build/cli/bloomsimd
 GEN=$build/cli/bloomsimd-gen-records
@@ -181,6 +182,7 @@ for n in ${records//,/ }; do
   count=$(awk -v n="$n" 'BEGIN { printf "%d", n }')
   need_disk "$count"
   r=${rounds:-$([ "$count" -ge 100000000 ] && echo 3 || echo 5)}
+  round=0
   mixed=$work/mixed.$n.txt
   fixed=$work/fixed16.$n.txt
   echo "== N=$n: generating $mixed and $fixed" >&2
