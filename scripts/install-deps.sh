@@ -33,6 +33,7 @@ bench_packages=(
   libbloom-dev           # the bench's libbloom reference rows
   # clients (redis/, cli/, bindings/go/): what their build and short benchmark need
   redis-server redis-tools  # Redis module: the server and redis-benchmark for redis/bench
+  time                   # CLI benchmark (cli/bench): peak RSS from GNU time
   # Go package (bindings/go): toolchain; bits-and-blooms (and the murmur3 its
   # go.mod names) for its comparison benchmarks, built offline from Debian's sources
   golang-go golang-github-willf-bloom-dev golang-github-twmb-murmur3-dev
