@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"time"
 
 	"bloomsimd"
 )
@@ -112,4 +113,63 @@ func Example_cachePenetrationGuard() {
 	// existing ID passes: true
 	// blocked 99.9% of requests for missing IDs
 	// read-only: true
+}
+
+// Deduplicating a stream, as a Kafka consumer does, over a sliding window:
+// a message ID is remembered for 4 ticks of a ticker (here 15 s each, so
+// about a minute) and then forgotten, so memory stays bounded however long
+// the stream runs. The consumer and the ticker share one goroutine here;
+// with Concurrent, Rotate may also run in its own goroutine while others
+// insert.
+func Example_dedupWindow() {
+	seen, err := bloomsimd.New(1_000_000, 0.001, bloomsimd.WithWindow(4)) // 10^6 IDs per tick
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer seen.Close()
+
+	messages := make(chan string)
+	go func() {
+		for _, id := range []string{"m1", "m2", "m1", "m3", "m2", "m4"} {
+			messages <- id
+		}
+		close(messages)
+	}()
+	ticker := time.NewTicker(15 * time.Second)
+	defer ticker.Stop()
+	for open := true; open; {
+		select {
+		case id, ok := <-messages:
+			if !ok {
+				open = false
+				break
+			}
+			if isNew, err := seen.InsertNewString(id); err != nil {
+				log.Fatal(err)
+			} else if isNew {
+				fmt.Println("process", id)
+			} else {
+				fmt.Println("skip duplicate", id)
+			}
+		case <-ticker.C:
+			if err := seen.Rotate(); err != nil {
+				log.Fatal(err)
+			}
+		}
+	}
+
+	// A minute later (4 ticks), m1 has left the window.
+	for i := 0; i < 4; i++ {
+		seen.Rotate()
+	}
+	isNew, _ := seen.InsertNewString("m1")
+	fmt.Println("m1 new again:", isNew)
+	// Output:
+	// process m1
+	// process m2
+	// skip duplicate m1
+	// process m3
+	// skip duplicate m2
+	// process m4
+	// m1 new again: true
 }

@@ -2,6 +2,7 @@ package bloomsimd
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 )
 
@@ -129,5 +130,155 @@ func TestLayeredOptionsRejectBadArguments(t *testing.T) {
 	f := mustNew(t, 100, 0.01)
 	if err := f.Rotate(); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("Rotate of a plain filter: %v", err)
+	}
+}
+func TestScalableFilterGrowsAndFallsBackToCForSingleKeys(t *testing.T) {
+	f := mustNew(t, 1000, 0.01, WithGrowth(2), Concurrent())
+	if f.Info().PureGo {
+		t.Fatal("a scalable filter has no single bit array")
+	}
+	ks := keys(60, 20000)
+	for _, x := range ks[:5000] {
+		if err := f.AddUint64(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fresh := 0
+	for _, x := range ks[5000:10000] {
+		if isNew, err := f.InsertNewUint64(x); err != nil {
+			t.Fatal(err)
+		} else if isNew {
+			fresh++
+		}
+	}
+	if _, err := f.InsertNewUint64s(ks[10000:], nil); err != nil {
+		t.Fatal(err)
+	}
+	f.AddString("hello")
+	info := f.Info()
+	if info.Layers < 4 || info.Growth != 2 || info.Tightening != 0.5 || fresh < 4900 {
+		t.Fatalf("info %+v, %d new", info, fresh)
+	}
+	for _, x := range ks {
+		if !f.ContainsUint64(x) {
+			t.Fatal("scalable filter: false negative")
+		}
+	}
+	if f.ContainsUint64s(ks, nil) != len(ks) || !f.ContainsString("hello") {
+		t.Fatal("scalable filter: batch false negative")
+	}
+	if p := f.ContainsUint64s(keys(61, 100000), nil); p > 1500 {
+		t.Fatalf("scalable filter FPR %v%% over 1%% target", float64(p)/1000)
+	}
+}
+
+// A window keeps a key for `generations` rotations after the one it was
+// inserted in, then forgets it; Info reports the window's state.
+func TestWindowForgetsAfterGenerationsRotations(t *testing.T) {
+	for _, conc := range []bool{false, true} {
+		opts := []Option{WithWindow(3)}
+		if conc {
+			opts = append(opts, Concurrent())
+		}
+		f := mustNew(t, 10000, 0.001, opts...)
+		if f.Info().PureGo {
+			t.Fatal("a window has no single bit array")
+		}
+		old := keys(70, 2000)
+		if n, err := f.InsertNewUint64s(old, nil); err != nil || n < 1990 {
+			t.Fatalf("first insert: %d new, %v", n, err)
+		}
+		f.AddString("old-string")
+		for r := 1; r <= 2; r++ {
+			if err := f.Rotate(); err != nil {
+				t.Fatal(err)
+			}
+			if f.ContainsUint64s(old, nil) != len(old) || !f.ContainsString("old-string") {
+				t.Fatalf("concurrent=%v: keys lost after %d rotations of a 3-generation window", conc, r)
+			}
+		}
+		if isNew, _ := f.InsertNewUint64(old[0]); isNew {
+			t.Fatal("a key still in the window reported new")
+		}
+		// old[0] was refreshed into the current generation; the rest expire
+		if err := f.Rotate(); err != nil {
+			t.Fatal(err)
+		}
+		if left := f.ContainsUint64s(old[1:], nil); left > 10 {
+			t.Fatalf("concurrent=%v: %d of %d expired keys still found", conc, left, len(old)-1)
+		}
+		if !f.ContainsUint64(old[0]) {
+			t.Fatal("the refreshed key expired early")
+		}
+		info := f.Info()
+		if info.Generations != 3 || info.Layers != 3 || info.Rotations != 3 || info.CurrentStarted.IsZero() ||
+			info.OldestStarted.After(info.CurrentStarted) {
+			t.Fatalf("window info %+v", info)
+		}
+	}
+}
+
+// Goroutines insert into a concurrent window while another rotates it: no
+// key inserted since the last rotation but one is ever missed.
+func TestConcurrentWindowRotateWhileInserting(t *testing.T) {
+	f := mustNew(t, 100000, 0.001, WithWindow(4), Concurrent())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 20; i++ {
+			f.Rotate()
+		}
+	}()
+	ks := keys(80, 50000)
+	for i := 0; i < len(ks); i += 500 {
+		f.InsertNewUint64s(ks[i:i+500], nil)
+		for _, x := range ks[i : i+500] {
+			f.AddUint64(x)
+		}
+	}
+	<-done
+	// the last 500 keys were inserted after every rotation had finished or
+	// during the last ones: they are in a live generation
+	if f.ContainsUint64s(ks[len(ks)-500:], nil) != 500 {
+		t.Fatal("keys inserted at the end are missing")
+	}
+}
+
+// Scalable filters and windows save, load and marshal like plain ones (the
+// layered file format): the loaded filter answers the same, keeps its
+// layers, and a window keeps its rotation count.
+func TestLayeredFiltersSaveAndLoad(t *testing.T) {
+	for _, opts := range [][]Option{{WithGrowth(2)}, {WithWindow(3)}} {
+		f := mustNew(t, 1000, 0.01, opts...)
+		ks := keys(90, 5000)
+		f.InsertNewUint64s(ks, nil)
+		if f.Info().Generations > 0 {
+			f.Rotate()
+		}
+		path := filepath.Join(t.TempDir(), "layered.bsf")
+		if err := f.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		data, err := f.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, open := range []func() (*Filter, error){
+			func() (*Filter, error) { return Load(path) },
+			func() (*Filter, error) { return Unmarshal(data) },
+		} {
+			g, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			fi, gi := f.Info(), g.Info()
+			if gi.Layers != fi.Layers || gi.Rotations != fi.Rotations || gi.Items != fi.Items || gi.Bits != fi.Bits {
+				t.Fatalf("loaded %+v, saved %+v", gi, fi)
+			}
+			if g.ContainsUint64s(ks, nil) != len(ks) {
+				t.Fatal("loaded layered filter lost keys")
+			}
+			g.Close()
+		}
 	}
 }
