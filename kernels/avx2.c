@@ -785,7 +785,7 @@ AVX2_INLINE const char *avx2_block_of(const bloomsimd_geometry *g, uint64_t hash
  * the probed bits shifted to the sign, two vmovmskps and a scalar test
  * against select (fewer instructions, 4% slower: docs/kernels/avx2.md).
  */
-static int avx2_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+static bool avx2_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
     static const uint32_t consts[24] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, /* word indices */
                                         1, 1, 1, 1, 1, 1, 1, 1};

@@ -587,7 +587,7 @@ static void avx512_add_one(const bloomsimd_geometry *g, uint64_t hash)
     _mm512_store_si512((void *)block, _mm512_or_si512(_mm512_load_si512((const void *)block), bits));
 }
 
-static int avx512_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+static bool avx512_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
     __mmask16 words = avx512_one_words(g, hash);
     __m512i bits = avx512_one_bits(hash, words);

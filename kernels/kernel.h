@@ -87,9 +87,11 @@ typedef struct bloomsimd_kernel {
     size_t (*add_new_hashes)(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out);
     size_t (*add_new_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out);
     /* One key, already hashed: the single-key calls go through these (one
-     * indirect call, no batch set-up). contains_one returns 1 or 0. */
+     * indirect call, no batch set-up). contains_one returns bool, the type
+     * of bloomsimd_contains_u64, so that call ends in a tail jump to it (an
+     * int would need a conversion after the call). */
     void (*add_one)(const bloomsimd_geometry *g, uint64_t hash);
-    int (*contains_one)(const bloomsimd_geometry *g, uint64_t hash);
+    bool (*contains_one)(const bloomsimd_geometry *g, uint64_t hash);
     /* XXH3_64bits_withSeed of keys first .. first+count-1 of a validated key
      * view (include/bloomsimd.h, bloomsimd_keys) into hashes[0 .. count),
      * bit-exact with libxxhash; p holds the seed's constants

@@ -531,7 +531,7 @@ static __attribute__((noinline)) void neon_add_one_atomic(const bloomsimd_geomet
     neon_block_or_atomic(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m);
 }
 
-static __attribute__((noinline)) int neon_contains_one_atomic(const bloomsimd_geometry *g, uint64_t hash)
+static __attribute__((noinline)) bool neon_contains_one_atomic(const bloomsimd_geometry *g, uint64_t hash)
 {
     neon_mask m = neon_mask_of(g->select, hash);
     return neon_block_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, true);
@@ -547,7 +547,7 @@ static void neon_add_one(const bloomsimd_geometry *g, uint64_t hash)
     neon_block_or(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
 }
 
-static int neon_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+static bool neon_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
     if (g->concurrent) return neon_contains_one_atomic(g, hash);
     neon_mask m = neon_mask_of(g->select, hash);

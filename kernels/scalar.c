@@ -135,7 +135,7 @@ static size_t scalar_add_new_u64(const bloomsimd_geometry *g, const uint64_t *ke
 
 static void scalar_add_one(const bloomsimd_geometry *g, uint64_t hash) { bloomsimd_scalar_add_hash(g, hash); }
 
-static int scalar_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+static bool scalar_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
     return bloomsimd_scalar_contains_hash(g, hash);
 }

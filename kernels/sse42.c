@@ -567,7 +567,7 @@ static __attribute__((noinline)) void sse42_add_one_atomic(const bloomsimd_geome
     sse42_block_or_atomic(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m);
 }
 
-static __attribute__((noinline)) int sse42_contains_one_atomic(const bloomsimd_geometry *g, uint64_t hash)
+static __attribute__((noinline)) bool sse42_contains_one_atomic(const bloomsimd_geometry *g, uint64_t hash)
 {
     sse42_mask m = sse42_mask_of(g->select, hash);
     return sse42_block_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, true);
@@ -583,7 +583,7 @@ static void sse42_add_one(const bloomsimd_geometry *g, uint64_t hash)
     sse42_block_or(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
 }
 
-static int sse42_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+static bool sse42_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
     if (g->concurrent) return sse42_contains_one_atomic(g, hash);
     sse42_mask m = sse42_mask_of(g->select, hash);
