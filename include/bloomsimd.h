@@ -494,6 +494,29 @@ BLOOMSIMD_API void bloomsimd_get_info(const bloomsimd_filter *filter, bloomsimd_
  * layer cannot be sized. */
 BLOOMSIMD_API double bloomsimd_predicted_fpr(const bloomsimd_filter *filter, uint64_t items);
 
+/* What bloomsimd_create_with(options) would build, computed without
+ * allocating anything. Each field equals the created filter's get_info
+ * field of the same name (blocks, bits, k, memory_bytes, fpr, layers,
+ * kernel); a scalable filter is described as created, i.e. its first layer. */
+typedef struct bloomsimd_sizing {
+    uint64_t blocks;
+    uint64_t bits;
+    uint32_t k;
+    uint64_t memory_bytes;
+    double bits_per_key;   /* bits of one layer / capacity (a window: of one generation); 0 without capacity */
+    double fpr;            /* target FPR, as get_info reports it */
+    double predicted_fpr;  /* bloomsimd_predicted_fpr(filter, capacity) of the new filter */
+    uint32_t layers;
+    const char *kernel;    /* the kernel create would pick */
+} bloomsimd_sizing;
+
+/* Fills *sizing (zeroed on failure). Returns BLOOMSIMD_OK, or exactly the
+ * status bloomsimd_create_with(options) would return for these options
+ * (INVALID_ARGUMENT, TOO_LARGE, KERNEL_UNAVAILABLE; NO_MEMORY only if the
+ * FPR model's small tables cannot be allocated), and INVALID_ARGUMENT for a
+ * NULL options or sizing. Thread-safe. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_size_for(const bloomsimd_options *options, bloomsimd_sizing *sizing);
+
 /* ======================================================================== */
 /* Memory: who allocates the bit arrays                                     */
 /* ======================================================================== */

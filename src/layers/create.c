@@ -74,7 +74,7 @@ void bloomsimd_layered_destroy(bloomsimd_filter *f)
 
 /* ---- options ---- */
 
-static bloomsimd_status validate(const bloomsimd_options *o, double *fpr, double *r)
+bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *fpr, double *r)
 {
     if (isnan(o->fpr) || o->fpr < 0.0 || o->fpr >= 1.0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
     *fpr = o->fpr == 0.0 ? BLOOMSIMD_DEFAULT_FPR : o->fpr;
@@ -151,7 +151,7 @@ static bloomsimd_status window_create(const bloomsimd_options *o, bloomsimd_filt
 bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_filter **out)
 {
     double fpr, r = 0.0;
-    bloomsimd_status st = validate(o, &fpr, &r);
+    bloomsimd_status st = bloomsimd_layered_validate(o, &fpr, &r);
     if (st != BLOOMSIMD_OK) return st;
     bloomsimd_kind kind = o->growth ? BLOOMSIMD_KIND_SCALABLE : BLOOMSIMD_KIND_WINDOW;
     if (kind == BLOOMSIMD_KIND_WINDOW) return window_create(o, out);

@@ -44,6 +44,9 @@ struct bloomsimd_layers {
 };
 
 /* ---- create.c ---- */
+/* The options checks of a layered create (sizing checks the rest): the
+ * whole filter's FPR (0 -> default) and, for a scalable filter, r. */
+bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *fpr, double *r);
 /* Creates a scalable filter or a window from validated-here options. */
 bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_filter **out);
 /* A handle with an empty layer table, for create and for the persistence
