@@ -583,6 +583,33 @@ BLOOMSIMD_API const char *bloomsimd_default_kernel(void);
  * BLOOMSIMD_ERR_READ_ONLY (the keys before it are in; load the file to grow
  * it). A writable mapping of a window rotates in place. */
 
+/*
+ * Which kernel a restored filter runs. bloomsimd_deserialize, bloomsimd_load
+ * and bloomsimd_map give it the process default, bloomsimd_default_kernel()
+ * (BLOOMSIMD_KERNEL if set, else the best native kernel), whatever kernel
+ * wrote it: the bytes are the same on every kernel. The _with calls take
+ * options instead. Zero-initialise, then set what you need:
+ *
+ *   kernel     a kernel name as for bloomsimd_options.kernel; NULL: the default.
+ *   flags      BLOOMSIMD_CONCURRENT / BLOOMSIMD_NO_HUGEPAGES, added to the
+ *              flags saved with the filter (e.g. CONCURRENT to insert from
+ *              several threads into a filter saved without it); a later
+ *              save or sync records them.
+ *   map_flags  bloomsimd_map_with only: BLOOMSIMD_MAP_*; must be 0 elsewhere.
+ *
+ * A NULL options pointer means all defaults. Options are checked before the
+ * file or buffer is read: unknown flags or map flags are
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT, an unknown or unrunnable kernel (or, with
+ * kernel NULL, a BLOOMSIMD_KERNEL naming one) is
+ * BLOOMSIMD_ERR_KERNEL_UNAVAILABLE, exactly as bloomsimd_create_with. Every
+ * other status is the one the call without options returns.
+ */
+typedef struct bloomsimd_load_options {
+    const char *kernel;
+    uint32_t flags;
+    unsigned map_flags;
+} bloomsimd_load_options;
+
 /* Bytes bloomsimd_serialize writes for this filter (0 for NULL). A concurrent
  * scalable filter may grow after this call, and then need more. */
 BLOOMSIMD_API size_t bloomsimd_serialized_size(const bloomsimd_filter *filter);
@@ -593,13 +620,15 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *filte
                                                    size_t *written);
 /* Validates everything (sizes, magic, version, ids, both checksums, k and
  * block limits) before trusting anything, then builds a new filter on the
- * default kernel. Returns BLOOMSIMD_OK, or _CORRUPT, _VERSION (unknown format
+ * default kernel (see above). Returns BLOOMSIMD_OK, or _CORRUPT, _VERSION (unknown format
  * version or newer layout/hash id), _TOO_LARGE (the host cannot address it),
  * _INVALID_ARGUMENT (NULL out or buf), _NO_MEMORY, _KERNEL_UNAVAILABLE. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_deserialize(bloomsimd_filter **out, const void *buf, size_t len);
 /* Atomic save: temporary file, fsync, rename, fsync of the directory. A crash
  * leaves the old file or the new one. BLOOMSIMD_ERR_IO keeps errno. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_save(const bloomsimd_filter *filter, const char *path);
+/* Reads a saved file into a new heap filter, with the same validation as
+ * bloomsimd_deserialize (a file that shrinks while it is read is _CORRUPT). */
 BLOOMSIMD_API bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path);
 /* Maps a saved filter; flags from BLOOMSIMD_MAP_*. Validation reads the whole
  * payload once (checksum). Returns BLOOMSIMD_OK, or _CORRUPT (including a
@@ -608,6 +637,15 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char
  * EWOULDBLOCK), _INVALID_ARGUMENT (NULL, unknown flags). Another process
  * truncating a mapped file raises SIGBUS in the mapper; no library can prevent that. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigned flags);
+/* The same three with bloomsimd_load_options (see above): the kernel, added
+ * filter flags and, for map, the BLOOMSIMD_MAP_* flags. Plain, scalable and
+ * window filters alike. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_deserialize_with(bloomsimd_filter **out, const void *buf, size_t len,
+                                                          const bloomsimd_load_options *options);
+BLOOMSIMD_API bloomsimd_status bloomsimd_load_with(bloomsimd_filter **out, const char *path,
+                                                   const bloomsimd_load_options *options);
+BLOOMSIMD_API bloomsimd_status bloomsimd_map_with(bloomsimd_filter **out, const char *path,
+                                                  const bloomsimd_load_options *options);
 /* Writable mapping: updates the header checksums and msyncs. Heap filters and
  * read-only mappings: no-op (BLOOMSIMD_OK). NULL: BLOOMSIMD_ERR_INVALID_ARGUMENT;
  * msync failure: BLOOMSIMD_ERR_IO. bloomsimd_destroy does NOT sync: inserts

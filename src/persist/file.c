@@ -160,13 +160,16 @@ static bloomsimd_status read_layer(int fd, const bloomsimd_header *h, uint32_t i
     return BLOOMSIMD_OK;
 }
 
-bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path)
+bloomsimd_status bloomsimd_load_with(bloomsimd_filter **out, const char *path, const bloomsimd_load_options *options)
 {
     if (out) *out = NULL;
     if (!out || !path) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_load_choice choice;
+    bloomsimd_status st = bloomsimd_load_options_check(options, false, &choice);
+    if (st != BLOOMSIMD_OK) return st;
     int fd;
     uint64_t size;
-    bloomsimd_status st = bloomsimd_open_regular(path, O_RDONLY, &fd, &size);
+    st = bloomsimd_open_regular(path, O_RDONLY, &fd, &size);
     if (st != BLOOMSIMD_OK) return st;
 
     uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
@@ -183,7 +186,7 @@ bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path)
         return st;
     }
     bloomsimd_filter *f;
-    st = bloomsimd_filter_from_header(&h, NULL, &f);
+    st = bloomsimd_filter_from_header(&h, NULL, &choice, &f);
     if (st != BLOOMSIMD_OK) {
         close(fd);
         return st;
@@ -198,4 +201,9 @@ bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path)
     }
     *out = f;
     return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path)
+{
+    return bloomsimd_load_with(out, path, NULL);
 }

@@ -368,11 +368,11 @@ bloomsimd_status bloomsimd_image_verify(const bloomsimd_header *h, const uint8_t
 
 /* A plain filter object for one payload layer. */
 static bloomsimd_status make_layer(const bloomsimd_header *h, const bloomsimd_layer_entry *l, uint8_t *mapped,
-                                   const bloomsimd_kernel *kernel, bloomsimd_filter **out)
+                                   const bloomsimd_kernel *kernel, uint32_t flags, bloomsimd_filter **out)
 {
     bloomsimd_filter *f = malloc(sizeof *f);
     if (!f) return BLOOMSIMD_ERR_NO_MEMORY;
-    bloomsimd_filter_init(f, l->blocks, l->k, h->seed, h->filter_flags, kernel);
+    bloomsimd_filter_init(f, l->blocks, l->k, h->seed, flags, kernel);
     f->capacity = l->capacity;
     f->fpr = l->fpr;
     f->items = l->items;
@@ -381,7 +381,7 @@ static bloomsimd_status make_layer(const bloomsimd_header *h, const bloomsimd_la
         f->storage = BLOOMSIMD_STORAGE_BORROWED;
         f->geometry.words = (uint32_t *)(void *)(mapped + l->offset);
     } else {
-        bloomsimd_status st = bloomsimd_alloc_bits(f, l->blocks, h->filter_flags);
+        bloomsimd_status st = bloomsimd_alloc_bits(f, l->blocks, flags);
         if (st != BLOOMSIMD_OK) {
             free(f);
             return st;
@@ -391,18 +391,19 @@ static bloomsimd_status make_layer(const bloomsimd_header *h, const bloomsimd_la
     return BLOOMSIMD_OK;
 }
 
-bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t *mapped, bloomsimd_filter **out)
+bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t *mapped,
+                                              const bloomsimd_load_choice *choice, bloomsimd_filter **out)
 {
-    const bloomsimd_kernel *kernel;
-    bloomsimd_status st = bloomsimd_select_kernel(NULL, &kernel);
-    if (st != BLOOMSIMD_OK) return st;
+    const bloomsimd_kernel *kernel = choice->kernel;
+    uint32_t flags = h->filter_flags | choice->flags;
     if (h->kind == BLOOMSIMD_KIND_PLAIN) {
         bloomsimd_layer_entry plain = h->layer[0];
         plain.capacity = h->capacity, plain.fpr = h->fpr, plain.items = h->items;
-        return make_layer(h, &plain, mapped, kernel, out);
+        return make_layer(h, &plain, mapped, kernel, flags, out);
     }
     bloomsimd_filter *f;
-    st = bloomsimd_layered_handle((bloomsimd_kind)h->kind, h->seed, h->filter_flags, h->layer[0].k, kernel->name, &f);
+    bloomsimd_status st =
+        bloomsimd_layered_handle((bloomsimd_kind)h->kind, h->seed, flags, h->layer[0].k, kernel->name, &f);
     if (st != BLOOMSIMD_OK) return st;
     f->capacity = h->capacity;
     f->fpr = h->fpr;
@@ -412,7 +413,7 @@ bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t
     ls->k_option = h->kind == BLOOMSIMD_KIND_SCALABLE ? h->k : 0;
     ls->phase = h->rotations * 2;
     for (uint32_t i = 0; i < h->layers && st == BLOOMSIMD_OK; i++)
-        st = make_layer(h, &h->layer[i], mapped, kernel, &ls->layer[i]);
+        st = make_layer(h, &h->layer[i], mapped, kernel, flags, &ls->layer[i]);
     if (st != BLOOMSIMD_OK) {
         bloomsimd_destroy(f);
         return st;

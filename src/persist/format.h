@@ -226,13 +226,30 @@ void bloomsimd_payload_copy(const bloomsimd_filter *f, void *dst, size_t offset,
 /* XXH3_64bits of a payload. */
 uint64_t bloomsimd_payload_checksum(const void *payload, size_t bytes);
 
-/* Builds the filter a validated header describes, on the default kernel,
- * with its counters. mapped == NULL: every layer gets a zeroed bit array
- * (the caller fills it from layer i's payload); otherwise the bits of layer
- * i are at mapped + h->layer[i].offset (a file mapping, which the caller
- * hands to the returned handle). BLOOMSIMD_ERR_NO_MEMORY /
- * _KERNEL_UNAVAILABLE / _TOO_LARGE. */
-bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t *mapped, bloomsimd_filter **out);
+/* bloomsimd_load_options after their checks: the kernel to run, the filter
+ * flags to add to the file's, and (map only) the BLOOMSIMD_MAP_* flags. */
+typedef struct bloomsimd_load_choice {
+    const bloomsimd_kernel *kernel;
+    uint32_t flags;
+    unsigned map_flags;
+} bloomsimd_load_choice;
+
+/* Checks options (NULL: all defaults) before any file or buffer is read:
+ * unknown filter flags, or map flags outside a map (allow_map false) or
+ * unknown, are BLOOMSIMD_ERR_INVALID_ARGUMENT; a kernel that is unknown or
+ * not runnable here (named, or the process default) is
+ * BLOOMSIMD_ERR_KERNEL_UNAVAILABLE, as for bloomsimd_create_with. */
+bloomsimd_status bloomsimd_load_options_check(const bloomsimd_load_options *options, bool allow_map,
+                                              bloomsimd_load_choice *choice);
+
+/* Builds the filter a validated header describes, on choice->kernel with the
+ * file's flags plus choice->flags, with its counters. mapped == NULL: every
+ * layer gets a zeroed bit array (the caller fills it from layer i's
+ * payload); otherwise the bits of layer i are at mapped + h->layer[i].offset
+ * (a file mapping, which the caller hands to the returned handle).
+ * BLOOMSIMD_ERR_NO_MEMORY / _TOO_LARGE. */
+bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t *mapped,
+                                              const bloomsimd_load_choice *choice, bloomsimd_filter **out);
 
 /* Holds a layered filter still for persistence (its grows and rotates wait);
  * no-op for plain filters. */

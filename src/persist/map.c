@@ -33,8 +33,6 @@
 #include "io.h"
 #include "../layers/layers.h"
 
-#define KNOWN_MAP_FLAGS (BLOOMSIMD_MAP_WRITABLE | BLOOMSIMD_MAP_ACCEPT_UNSYNCED)
-
 static bloomsimd_status fail_unmap(void *map, size_t bytes, int fd, bloomsimd_status st)
 {
     int saved = errno;
@@ -44,16 +42,19 @@ static bloomsimd_status fail_unmap(void *map, size_t bytes, int fd, bloomsimd_st
     return st;
 }
 
-bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigned flags)
+bloomsimd_status bloomsimd_map_with(bloomsimd_filter **out, const char *path, const bloomsimd_load_options *options)
 {
     if (out) *out = NULL;
-    if (!out || !path || (flags & ~KNOWN_MAP_FLAGS)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    bool writable = (flags & BLOOMSIMD_MAP_WRITABLE) != 0;
-    bool accept_unsynced = (flags & BLOOMSIMD_MAP_ACCEPT_UNSYNCED) != 0;
+    if (!out || !path) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_load_choice choice;
+    bloomsimd_status st = bloomsimd_load_options_check(options, true, &choice);
+    if (st != BLOOMSIMD_OK) return st;
+    bool writable = (choice.map_flags & BLOOMSIMD_MAP_WRITABLE) != 0;
+    bool accept_unsynced = (choice.map_flags & BLOOMSIMD_MAP_ACCEPT_UNSYNCED) != 0;
 
     int fd;
     uint64_t size;
-    bloomsimd_status st = bloomsimd_open_regular(path, writable ? O_RDWR : O_RDONLY, &fd, &size);
+    st = bloomsimd_open_regular(path, writable ? O_RDWR : O_RDONLY, &fd, &size);
     if (st != BLOOMSIMD_OK) return st;
     if (writable && flock(fd, LOCK_EX | LOCK_NB) != 0) return fail_unmap(NULL, 0, fd, BLOOMSIMD_ERR_IO);
     /* Too short for a header (also keeps mmap away from length 0). */
@@ -78,7 +79,7 @@ bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigne
     }
 
     bloomsimd_filter *f;
-    st = bloomsimd_filter_from_header(&h, header, &f);
+    st = bloomsimd_filter_from_header(&h, header, &choice, &f);
     if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
     /* the handle owns the mapping; a layered filter's layers borrow from it */
     f->storage = BLOOMSIMD_STORAGE_FILE_MAP;
@@ -89,6 +90,12 @@ bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigne
     f->fd = fd; /* keeps the writer's lock until bloomsimd_destroy */
     *out = f;
     return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigned flags)
+{
+    bloomsimd_load_options options = {.map_flags = flags};
+    return bloomsimd_map_with(out, path, &options);
 }
 
 bloomsimd_status bloomsimd_sync(bloomsimd_filter *f)

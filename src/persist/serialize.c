@@ -52,26 +52,35 @@ bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_
     return BLOOMSIMD_OK;
 }
 
-bloomsimd_status bloomsimd_deserialize(bloomsimd_filter **out, const void *buf, size_t len)
+bloomsimd_status bloomsimd_deserialize_with(bloomsimd_filter **out, const void *buf, size_t len,
+                                            const bloomsimd_load_options *options)
 {
     if (out) *out = NULL;
     if (!out || (!buf && len)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_load_choice choice;
+    bloomsimd_status st = bloomsimd_load_options_check(options, false, &choice);
+    if (st != BLOOMSIMD_OK) return st;
     if (!buf) return BLOOMSIMD_ERR_CORRUPT; /* empty input */
 
     const uint8_t *in = buf;
     bloomsimd_header h;
-    bloomsimd_status st = bloomsimd_header_decode(in, len, len, &h);
+    st = bloomsimd_header_decode(in, len, len, &h);
     if (st != BLOOMSIMD_OK) return st;
     /* decode established len == payload_offset + payload_bytes */
     st = bloomsimd_image_verify(&h, in, false);
     if (st != BLOOMSIMD_OK) return st;
 
     bloomsimd_filter *f;
-    st = bloomsimd_filter_from_header(&h, NULL, &f);
+    st = bloomsimd_filter_from_header(&h, NULL, &choice, &f);
     if (st != BLOOMSIMD_OK) return st;
     for (uint32_t i = 0; i < h.layers; i++)
         memcpy(bloomsimd_payload_layer(f, i)->geometry.words, in + h.layer[i].offset,
                (size_t)(h.layer[i].blocks * BLOOMSIMD_BLOCK_BYTES));
     *out = f;
     return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_deserialize(bloomsimd_filter **out, const void *buf, size_t len)
+{
+    return bloomsimd_deserialize_with(out, buf, len, NULL);
 }
