@@ -192,6 +192,24 @@ BLOOMSIMD_API void bloomsimd_destroy(bloomsimd_filter *filter);
  * first; a window keeps its generations (all emptied) and its rotation count. */
 BLOOMSIMD_API void bloomsimd_clear(bloomsimd_filter *filter);
 
+/*
+ * An independent copy of src: the same kernel, flags, seed, geometry, keys
+ * and counters; every layer of a scalable filter (which grows on as the
+ * source would) and every generation of a window (with its rotations and
+ * ages). The copy answers every lookup exactly as src did at the time of the
+ * copy, then each changes alone. It is always a writable heap filter: a
+ * mapped src (read-only or writable) gives a heap copy not tied to the file,
+ * with the bit array from the current bloomsimd_set_allocator allocator.
+ * src may be read meanwhile. A BLOOMSIMD_CONCURRENT src may also be inserted
+ * into meanwhile: every key whose insert returned before the clone started
+ * is in the copy; a key inserted during the clone may be in it, absent, or
+ * (for a key spanning several 64-bit words) partly set, so the copy may not
+ * report it; a layered src's grows and rotates wait for the clone.
+ * Returns BLOOMSIMD_OK, BLOOMSIMD_ERR_INVALID_ARGUMENT (NULL out or src) or
+ * BLOOMSIMD_ERR_NO_MEMORY; on failure *out is NULL and nothing leaks.
+ */
+BLOOMSIMD_API bloomsimd_status bloomsimd_clone(bloomsimd_filter **out, const bloomsimd_filter *src);
+
 /* ======================================================================== */
 /* Single keys                                                              */
 /* ======================================================================== */
