@@ -72,6 +72,29 @@ typedef enum bloomsimd_status {
 /* A static, human-readable description; "unknown status" for values outside the enum. */
 BLOOMSIMD_API const char *bloomsimd_status_string(bloomsimd_status status);
 
+/*
+ * Why the last failed call on this thread failed, in one line: the value and
+ * the check, e.g. "fpr 1e-11 is below the minimum 1e-10 (BLOOMSIMD_MIN_FPR)",
+ * "payload checksum mismatch (stored ..., computed ...)", "length 4097 bytes
+ * != 4096 header + 64 payload". Never NULL; "" when there is nothing to say.
+ * The status codes stay the contract; this text is for people and logs and
+ * may change between versions.
+ *
+ * Per thread (thread-local storage): a failure on one thread never changes
+ * another thread's text. Never allocates. The pointer stays valid for the
+ * life of the thread; the text it points at is rewritten by this thread's
+ * next failing call, so copy it to keep it. At most 255 bytes.
+ *
+ * A failing call always sets it. A successful call clears it (to ""), except
+ * the single-key inserts (bloomsimd_add_u64, bloomsimd_add,
+ * bloomsimd_add_new_u64, bloomsimd_add_new), which leave it as it was when
+ * they succeed, so that they do not pay for a thread-local access per key;
+ * and calls that return no status (lookups, get_info) leave it alone, except
+ * bloomsimd_predicted_fpr, which explains a NaN. Read it right after a call
+ * returned something other than BLOOMSIMD_OK.
+ */
+BLOOMSIMD_API const char *bloomsimd_last_error(void);
+
 /* ======================================================================== */
 /* Limits of the layout (see README "Layout" and kernels/layout.h)          */
 /* ======================================================================== */
@@ -111,8 +134,9 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *             the fewest blocks (or, with explicit bits, the lowest modelled FPR
  *             at capacity; BLOOMSIMD_DEFAULT_K when capacity is 0 too).
  *   seed      hash seed; 0 is a valid seed and the default.
- *   kernel    "scalar", "sse42", "avx2", "avx512", "neon", or NULL for the best
- *             this CPU runs (or the BLOOMSIMD_KERNEL environment variable).
+ *   kernel    "scalar", "sse42", "avx2", "avx512", "neon" (in any case), or
+ *             NULL for the best this CPU runs (or the BLOOMSIMD_KERNEL
+ *             environment variable, also in any case).
  *   flags     a combination of BLOOMSIMD_CONCURRENT and BLOOMSIMD_NO_HUGEPAGES.
  *
  * Layered filters (one handle; every call below works on them):
@@ -572,7 +596,8 @@ BLOOMSIMD_API void bloomsimd_set_allocator(const bloomsimd_allocator *allocator)
 
 /* Number of kernels compiled in (including ones this CPU cannot run). */
 BLOOMSIMD_API size_t bloomsimd_kernel_count(void);
-/* Name of kernel i in priority order (best first), or NULL past the end. */
+/* Name of kernel i in priority order (best first), or NULL past the end.
+ * Names are lower case; every call that takes a name accepts any case. */
 BLOOMSIMD_API const char *bloomsimd_kernel_name(size_t i);
 /* True if `name` is compiled in and this CPU (and OS) can run it. */
 BLOOMSIMD_API bool bloomsimd_kernel_supported(const char *name);

@@ -32,11 +32,12 @@ static bloomsimd_status layered(bloomsimd_filter *f, const uint64_t *src, bool s
 bloomsimd_status bloomsimd_add_new_batch_u64(bloomsimd_filter *f, const uint64_t *keys, size_t n, uint8_t *out,
                                              size_t *new_count)
 {
+    bloomsimd_error_clear();
     if (new_count) *new_count = 0;
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
-    if (!keys) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!keys) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "keys is NULL with n %zu", n);
     if (f->layers) return layered(f, keys, true, n, out, new_count);
     return finish(f, f->kernel->add_new_u64(&f->geometry, keys, n, out), new_count);
 }
@@ -44,11 +45,12 @@ bloomsimd_status bloomsimd_add_new_batch_u64(bloomsimd_filter *f, const uint64_t
 bloomsimd_status bloomsimd_add_new_hashes(bloomsimd_filter *f, const uint64_t *hashes, size_t n, uint8_t *out,
                                           size_t *new_count)
 {
+    bloomsimd_error_clear();
     if (new_count) *new_count = 0;
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
-    if (!hashes) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!hashes) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "hashes is NULL with n %zu", n);
     if (f->layers) return layered(f, hashes, false, n, out, new_count);
     return finish(f, f->kernel->add_new_hashes(&f->geometry, hashes, n, out), new_count);
 }
@@ -56,11 +58,14 @@ bloomsimd_status bloomsimd_add_new_hashes(bloomsimd_filter *f, const uint64_t *h
 bloomsimd_status bloomsimd_add_new_batch(bloomsimd_filter *f, const void *const *keys, const size_t *lens, size_t n,
                                          uint8_t *out, size_t *new_count)
 {
+    bloomsimd_error_clear();
     if (new_count) *new_count = 0;
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
-    if (!keys || !lens || bloomsimd_any_bad_key(keys, lens, n)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!keys || !lens)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL with n %zu", keys ? "lens" : "keys", n);
+    if (bloomsimd_any_bad_key(keys, lens, n)) return bloomsimd_fail_bad_key(keys, lens, n);
     uint64_t hashes[BLOOMSIMD_BYTE_KEY_CHUNK];
     size_t fresh = 0;
     for (size_t base = 0; base < n; base += BLOOMSIMD_BYTE_KEY_CHUNK) {
@@ -118,6 +123,6 @@ bloomsimd_status bloomsimd_add_new(bloomsimd_filter *f, const void *key, size_t 
     if (was_new) *was_new = false;
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
-    if (!key && len) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!key && len) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "key is NULL with length %zu", len);
     return add_new_one(f, bloomsimd_hash(f, key, len), was_new);
 }

@@ -30,8 +30,10 @@ bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, uint64_t blocks, uin
 
 bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_options *o)
 {
+    bloomsimd_error_clear();
     if (out) *out = NULL;
-    if (!out || !o) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!out) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "out is NULL");
+    if (!o) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "options is NULL");
 
     if (o->growth != 0 || o->tightening != 0.0 || o->generations > 1) return bloomsimd_layered_create(o, out);
 
@@ -45,7 +47,7 @@ bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_o
     if (st != BLOOMSIMD_OK) return st;
 
     bloomsimd_filter *f = malloc(sizeof *f);
-    if (!f) return BLOOMSIMD_ERR_NO_MEMORY;
+    if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the filter object failed");
     bloomsimd_filter_init(f, choice.blocks, choice.k, o->seed, o->flags, kernel);
     f->capacity = o->capacity;
     f->fpr = target_fpr;
@@ -60,10 +62,17 @@ bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_o
 
 bloomsimd_status bloomsimd_create(bloomsimd_filter **out, uint64_t capacity, double fpr)
 {
+    bloomsimd_error_clear();
     if (out) *out = NULL;
+    if (!out) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "out is NULL");
     /* Unlike options.fpr, 0 is not "default" here: the caller asked for it. */
-    if (!(fpr > 0.0)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (capacity == 0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (isnan(fpr)) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "fpr is NaN");
+    if (!(fpr > 0.0) || fpr >= 1.0)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "fpr %g is outside [1e-10, 1) (bloomsimd_create has no default; options.fpr 0 means 0.01)",
+                              fpr);
+    if (capacity == 0)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "capacity 0: give the number of keys to size for");
     bloomsimd_options o = {.capacity = capacity, .fpr = fpr};
     return bloomsimd_create_with(out, &o);
 }
@@ -108,7 +117,10 @@ void bloomsimd_get_info(const bloomsimd_filter *f, bloomsimd_info *info)
 
 double bloomsimd_predicted_fpr(const bloomsimd_filter *f, uint64_t items)
 {
-    if (!f) return NAN;
+    if (!f) {
+        bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "filter is NULL");
+        return NAN;
+    }
     if (f->layers) return bloomsimd_layered_predicted_fpr(f, items);
     return bloomsimd_model_fpr((double)items, (double)f->geometry.nblocks, f->geometry.k);
 }

@@ -56,6 +56,24 @@ struct bloomsimd_filter {
     bloomsimd_xxh3_params xxh3; /* the seed's XXH3 constants for byte keys */
 };
 
+/* ---- failure details (error.c) ---- */
+/* Bytes of the per-thread detail buffer, with its terminating NUL. */
+#define BLOOMSIMD_ERROR_DETAIL_BYTES 256u
+/* Empties this thread's detail: the public calls that take a whole request
+ * do this on entry, so a success leaves "" (error.c says which do not). */
+void bloomsimd_error_clear(void);
+/* Sets this thread's detail (printf format, truncated to the buffer; errno
+ * kept) and returns `status`, so a failure site reads
+ *     return bloomsimd_fail(BLOOMSIMD_ERR_..., "what was wrong", ...);   */
+bloomsimd_status bloomsimd_fail(bloomsimd_status status, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The same, with ": " and strerror(errno) appended (errno kept). */
+bloomsimd_status bloomsimd_fail_errno(bloomsimd_status status, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+/* For a status passed up from code that may not have explained it: sets the
+ * status string as the detail when the detail is still empty. */
+bloomsimd_status bloomsimd_fail_default(bloomsimd_status status);
+
 /* ---- layout tables (tables/select_tables.c, generated) ---- */
 /* bloomsimd_select_tables[k - 1]: the 64 word-selection masks of k (layout.h section 3). */
 extern const uint16_t bloomsimd_select_tables[BLOOMSIMD_MAX_K][BLOOMSIMD_SELECT_ENTRIES];
@@ -130,6 +148,8 @@ static inline uint64_t bloomsimd_items_get(const bloomsimd_filter *f)
 bloomsimd_status bloomsimd_check_writable(const bloomsimd_filter *f);
 /* True if some keys[i] is NULL with lens[i] > 0 (a byte-key batch's bad key). */
 bool bloomsimd_any_bad_key(const void *const *keys, const size_t *lens, size_t n);
+/* INVALID_ARGUMENT, with the first bad key of a batch that has one as the detail. */
+bloomsimd_status bloomsimd_fail_bad_key(const void *const *keys, const size_t *lens, size_t n);
 
 /* Lookup of n pre-computed hashes in `form` (kernel.h), on a plain or a
  * layered filter. Returns the hit count. */

@@ -16,44 +16,55 @@
 /* Checks everything kernels rely on: every key lies inside readable memory
  * the caller described, sizes do not overflow. O(n) for offsets and
  * pointers (one pass), O(1) for fixed width. */
+#define BAD_VIEW(...) bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "keys view: " __VA_ARGS__)
+
 bloomsimd_status bloomsimd_keys_validate(const bloomsimd_keys *v)
 {
-    if (!v) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!v) return BAD_VIEW("NULL");
     if (v->n == 0) return BLOOMSIMD_OK;
     switch (v->layout) {
     case BLOOMSIMD_KEYS_OFFSETS32: {
-        if (!v->offsets32) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+        if (!v->offsets32) return BAD_VIEW("offsets32 is NULL with %zu keys", v->n);
         uint32_t previous = v->offsets32[0];
         for (size_t i = 1; i <= v->n; i++) {
-            if (v->offsets32[i] < previous) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+            if (v->offsets32[i] < previous)
+                return BAD_VIEW("offsets32[%zu] = %u is below offsets32[%zu] = %u (offsets must not decrease)", i,
+                                (unsigned)v->offsets32[i], i - 1, (unsigned)previous);
             previous = v->offsets32[i];
         }
-        if (previous > v->data_len) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-        if (!v->data && previous != v->offsets32[0]) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+        if (previous > v->data_len)
+            return BAD_VIEW("offsets32[%zu] = %u is past data_len %zu", v->n, (unsigned)previous, v->data_len);
+        if (!v->data && previous != v->offsets32[0]) return BAD_VIEW("data is NULL but the keys are not all empty");
         return BLOOMSIMD_OK;
     }
     case BLOOMSIMD_KEYS_OFFSETS64: {
-        if (!v->offsets64) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+        if (!v->offsets64) return BAD_VIEW("offsets64 is NULL with %zu keys", v->n);
         uint64_t previous = v->offsets64[0];
         for (size_t i = 1; i <= v->n; i++) {
-            if (v->offsets64[i] < previous) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+            if (v->offsets64[i] < previous)
+                return BAD_VIEW("offsets64[%zu] = %llu is below offsets64[%zu] = %llu (offsets must not decrease)", i,
+                                (unsigned long long)v->offsets64[i], i - 1, (unsigned long long)previous);
             previous = v->offsets64[i];
         }
-        if (previous > v->data_len) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-        if (!v->data && previous != v->offsets64[0]) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+        if (previous > v->data_len)
+            return BAD_VIEW("offsets64[%zu] = %llu is past data_len %zu", v->n, (unsigned long long)previous,
+                            v->data_len);
+        if (!v->data && previous != v->offsets64[0]) return BAD_VIEW("data is NULL but the keys are not all empty");
         return BLOOMSIMD_OK;
     }
     case BLOOMSIMD_KEYS_FIXED:
-        if (v->width != 0 && v->n > v->data_len / v->width) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-        if (v->width != 0 && !v->data) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+        if (v->width != 0 && v->n > v->data_len / v->width)
+            return BAD_VIEW("%zu keys of width %zu do not fit in data_len %zu", v->n, v->width, v->data_len);
+        if (v->width != 0 && !v->data) return BAD_VIEW("data is NULL with width %zu", v->width);
         return BLOOMSIMD_OK;
     case BLOOMSIMD_KEYS_POINTERS:
-        if (!v->pointers || !v->lengths) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+        if (!v->pointers || !v->lengths) return BAD_VIEW("%s is NULL with %zu keys", v->pointers ? "lengths" : "pointers", v->n);
         for (size_t i = 0; i < v->n; i++)
-            if (!v->pointers[i] && v->lengths[i]) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+            if (!v->pointers[i] && v->lengths[i])
+                return BAD_VIEW("key %zu is NULL with length %zu", i, v->lengths[i]);
         return BLOOMSIMD_OK;
     }
-    return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    return BAD_VIEW("unknown layout %d", (int)v->layout);
 }
 
 void bloomsimd_keys_hash_range(const bloomsimd_filter *f, const bloomsimd_keys *v, size_t first, size_t count,
@@ -67,7 +78,8 @@ void bloomsimd_keys_hash_range(const bloomsimd_filter *f, const bloomsimd_keys *
 
 bloomsimd_status bloomsimd_hash_keys(const bloomsimd_filter *f, const bloomsimd_keys *v, uint64_t *hashes)
 {
-    if (!f || !hashes) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_error_clear();
+    if (!f || !hashes) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", f ? "hashes" : "filter");
     bloomsimd_status st = bloomsimd_keys_validate(v);
     if (st != BLOOMSIMD_OK) return st;
     if (v->n) bloomsimd_keys_hash_range(f, v, 0, v->n, hashes);
@@ -76,9 +88,10 @@ bloomsimd_status bloomsimd_hash_keys(const bloomsimd_filter *f, const bloomsimd_
 
 bloomsimd_status bloomsimd_add_keys(bloomsimd_filter *f, const bloomsimd_keys *v)
 {
-    if (!f) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (f->read_only) return BLOOMSIMD_ERR_READ_ONLY;
-    bloomsimd_status st = bloomsimd_keys_validate(v);
+    bloomsimd_error_clear();
+    bloomsimd_status st = bloomsimd_check_writable(f);
+    if (st != BLOOMSIMD_OK) return st;
+    st = bloomsimd_keys_validate(v);
     if (st != BLOOMSIMD_OK) return st;
     uint64_t hashes[KEY_CHUNK];
     for (size_t base = 0; base < v->n; base += KEY_CHUNK) {
@@ -93,7 +106,8 @@ bloomsimd_status bloomsimd_add_keys(bloomsimd_filter *f, const bloomsimd_keys *v
 bloomsimd_status bloomsimd_contains_keys(const bloomsimd_filter *f, const bloomsimd_keys *v, uint8_t *out,
                                          size_t *hits)
 {
-    if (!f) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_error_clear();
+    if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "filter is NULL");
     bloomsimd_status st = bloomsimd_keys_validate(v);
     if (st != BLOOMSIMD_OK) return st;
     uint64_t hashes[KEY_CHUNK];
@@ -109,10 +123,11 @@ bloomsimd_status bloomsimd_contains_keys(const bloomsimd_filter *f, const blooms
 
 bloomsimd_status bloomsimd_add_new_keys(bloomsimd_filter *f, const bloomsimd_keys *v, uint8_t *out, size_t *new_count)
 {
+    bloomsimd_error_clear();
     if (new_count) *new_count = 0;
-    if (!f) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (f->read_only) return BLOOMSIMD_ERR_READ_ONLY;
-    bloomsimd_status st = bloomsimd_keys_validate(v);
+    bloomsimd_status st = bloomsimd_check_writable(f);
+    if (st != BLOOMSIMD_OK) return st;
+    st = bloomsimd_keys_validate(v);
     if (st != BLOOMSIMD_OK) return st;
     uint64_t hashes[KEY_CHUNK];
     size_t total = 0;
@@ -130,10 +145,14 @@ bloomsimd_status bloomsimd_add_new_keys(bloomsimd_filter *f, const bloomsimd_key
 bloomsimd_status bloomsimd_select_keys(const bloomsimd_filter *f, const bloomsimd_keys *v, uint32_t *indices,
                                        size_t *count)
 {
-    if (!f || !indices || !count) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_error_clear();
+    if (!f || !indices || !count)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", !f ? "filter" : !indices ? "indices" : "count");
     bloomsimd_status st = bloomsimd_keys_validate(v);
     if (st != BLOOMSIMD_OK) return st;
-    if (v->n > UINT32_MAX) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (v->n > UINT32_MAX)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%zu keys: a selection vector holds at most 2^32 - 1",
+                              v->n);
     uint64_t hashes[KEY_CHUNK];
     size_t total = 0;
     for (size_t base = 0; base < v->n; base += KEY_CHUNK) {

@@ -37,10 +37,12 @@ void bloomsimd_set_allocator(const bloomsimd_allocator *a)
 static bloomsimd_status alloc_with_host(bloomsimd_filter *f, const bloomsimd_allocator *a, size_t bytes,
                                         uint32_t flags)
 {
-    if (bytes > SIZE_MAX - (BLOOMSIMD_BLOCK_BYTES - 1)) return BLOOMSIMD_ERR_TOO_LARGE;
+    if (bytes > SIZE_MAX - (BLOOMSIMD_BLOCK_BYTES - 1))
+        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "%zu bytes do not fit this address space", bytes);
     size_t total = bytes + BLOOMSIMD_BLOCK_BYTES - 1;
     void *raw = a->alloc(total, a->user);
-    if (!raw) return BLOOMSIMD_ERR_NO_MEMORY;
+    if (!raw)
+        return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "the host allocator returned NULL for %zu bytes", total);
     uintptr_t start = ((uintptr_t)raw + BLOOMSIMD_BLOCK_BYTES - 1) & ~(uintptr_t)(BLOOMSIMD_BLOCK_BYTES - 1);
 #ifdef MADV_HUGEPAGE
     if (bytes >= HUGE_PAGE_BYTES && !(flags & BLOOMSIMD_NO_HUGEPAGES)) {
@@ -61,7 +63,8 @@ static bloomsimd_status alloc_with_host(bloomsimd_filter *f, const bloomsimd_all
 bloomsimd_status bloomsimd_alloc_bits(bloomsimd_filter *f, uint64_t blocks, uint32_t flags)
 {
     if (blocks == 0 || blocks > BLOOMSIMD_MAX_BLOCKS || blocks > SIZE_MAX / BLOOMSIMD_BLOCK_BYTES)
-        return BLOOMSIMD_ERR_TOO_LARGE;
+        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "%llu blocks: outside 1 .. 2^32 or this address space",
+                              (unsigned long long)blocks);
     size_t bytes = (size_t)blocks * BLOOMSIMD_BLOCK_BYTES;
     pthread_mutex_lock(&allocator_lock);
     bloomsimd_allocator a = host_allocator;
@@ -70,7 +73,8 @@ bloomsimd_status bloomsimd_alloc_bits(bloomsimd_filter *f, uint64_t blocks, uint
     if (bytes >= HUGE_PAGE_BYTES) {
         size_t rounded = (bytes + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1);
         void *p = mmap(NULL, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return BLOOMSIMD_ERR_NO_MEMORY;
+        if (p == MAP_FAILED)
+            return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "mapping %zu bytes for the bit array failed", rounded);
 #ifdef MADV_HUGEPAGE
         if (!(flags & BLOOMSIMD_NO_HUGEPAGES)) (void)madvise(p, rounded, MADV_HUGEPAGE);
 #endif
@@ -80,7 +84,8 @@ bloomsimd_status bloomsimd_alloc_bits(bloomsimd_filter *f, uint64_t blocks, uint
         f->geometry.words = p;
     } else {
         void *p = NULL;
-        if (posix_memalign(&p, BLOOMSIMD_BLOCK_BYTES, bytes) != 0) return BLOOMSIMD_ERR_NO_MEMORY;
+        if (posix_memalign(&p, BLOOMSIMD_BLOCK_BYTES, bytes) != 0)
+            return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating %zu bytes for the bit array failed", bytes);
         memset(p, 0, bytes);
         f->storage = BLOOMSIMD_STORAGE_HEAP;
         f->mapping = p;

@@ -12,16 +12,25 @@
 
 bloomsimd_status bloomsimd_check_writable(const bloomsimd_filter *f)
 {
-    if (!f) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (f->read_only) return BLOOMSIMD_ERR_READ_ONLY;
+    if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "filter is NULL");
+    if (f->read_only)
+        return bloomsimd_fail(BLOOMSIMD_ERR_READ_ONLY, "the filter is a read-only mapping (map with BLOOMSIMD_MAP_WRITABLE to insert)");
     return BLOOMSIMD_OK;
 }
+
 
 bool bloomsimd_any_bad_key(const void *const *keys, const size_t *lens, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!keys[i] && lens[i]) return true;
     return false;
+}
+
+bloomsimd_status bloomsimd_fail_bad_key(const void *const *keys, const size_t *lens, size_t n)
+{
+    size_t i = 0;
+    while (i + 1 < n && !(!keys[i] && lens[i])) i++;
+    return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "key %zu is NULL with length %zu", i, lens[i]);
 }
 
 /* Plain inserts into a layered filter: every key counted (they cannot know
@@ -70,7 +79,7 @@ bloomsimd_status bloomsimd_add(bloomsimd_filter *f, const void *key, size_t len)
 {
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
-    if (!key && len) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!key && len) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "key is NULL with length %zu", len);
     uint64_t hash = bloomsimd_hash(f, key, len);
     if (f->layers) return insert_layered(f, &hash, 1);
     f->kernel->add_one(&f->geometry, hash);
@@ -87,10 +96,11 @@ bool bloomsimd_contains(const bloomsimd_filter *f, const void *key, size_t len)
 
 bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *keys, size_t n)
 {
+    bloomsimd_error_clear();
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
-    if (!keys) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!keys) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "keys is NULL with n %zu", n);
     if (f->layers) {
         size_t counted;
         return bloomsimd_layered_insert(f, keys, true, n, NULL, &counted, false);
@@ -107,10 +117,11 @@ size_t bloomsimd_contains_batch_u64(const bloomsimd_filter *f, const uint64_t *k
 
 bloomsimd_status bloomsimd_add_hashes(bloomsimd_filter *f, const uint64_t *hashes, size_t n)
 {
+    bloomsimd_error_clear();
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
-    if (!hashes) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!hashes) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "hashes is NULL with n %zu", n);
     if (f->layers) return insert_layered(f, hashes, n);
     f->kernel->add_hashes(&f->geometry, hashes, n);
     return BLOOMSIMD_OK;
@@ -126,10 +137,12 @@ size_t bloomsimd_contains_hashes(const bloomsimd_filter *f, const uint64_t *hash
  * multi-key hashing as the Arrow layouts. */
 bloomsimd_status bloomsimd_add_batch(bloomsimd_filter *f, const void *const *keys, const size_t *lens, size_t n)
 {
+    bloomsimd_error_clear();
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
     if (n == 0) return BLOOMSIMD_OK;
-    if (!keys || !lens) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!keys || !lens)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL with n %zu", keys ? "lens" : "keys", n);
     bloomsimd_keys view = bloomsimd_keys_pointers(keys, lens, n);
     return bloomsimd_add_keys(f, &view); /* validates every key before inserting any */
 }

@@ -61,13 +61,24 @@ static uint64_t fewest_blocks(fpr_model model, uint64_t capacity, double p, uint
 
 static bloomsimd_status validate(const bloomsimd_options *o, double *p)
 {
-    if (o->flags & ~BLOOMSIMD_KNOWN_FLAGS) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (o->k > BLOOMSIMD_MAX_K) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (o->flags & ~BLOOMSIMD_KNOWN_FLAGS)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "unknown flags 0x%x (known: BLOOMSIMD_CONCURRENT 0x1, BLOOMSIMD_NO_HUGEPAGES 0x2)",
+                              (unsigned)(o->flags & ~BLOOMSIMD_KNOWN_FLAGS));
+    if (o->k > BLOOMSIMD_MAX_K)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "k %u is above the maximum %u (BLOOMSIMD_MAX_K)",
+                              (unsigned)o->k, BLOOMSIMD_MAX_K);
     double fpr = o->fpr;
-    if (isnan(fpr) || fpr < 0.0 || fpr >= 1.0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (isnan(fpr)) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "fpr is NaN");
+    if (fpr < 0.0 || fpr >= 1.0)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "fpr %g is outside [1e-10, 1) (0 means 0.01)", fpr);
     if (fpr == 0.0) fpr = BLOOMSIMD_DEFAULT_FPR;
-    if (fpr < BLOOMSIMD_MIN_FPR) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (o->bits == 0 && o->capacity == 0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (fpr < BLOOMSIMD_MIN_FPR)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "fpr %g is below the minimum 1e-10 (BLOOMSIMD_MIN_FPR: the FPR model's precision)", fpr);
+    if (o->bits == 0 && o->capacity == 0)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "capacity 0 and bits 0: give the number of keys to size for (or an explicit size)");
     *p = fpr;
     return BLOOMSIMD_OK;
 }
@@ -75,13 +86,16 @@ static bloomsimd_status validate(const bloomsimd_options *o, double *p)
 bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd_geometry_choice *choice,
                                            double *target_fpr)
 {
-    double p;
+    double p = 0.0; /* set by validate */
     bloomsimd_status st = validate(o, &p);
     if (st != BLOOMSIMD_OK) return st;
 
     if (o->bits != 0) {
         uint64_t blocks = o->bits / BLOOMSIMD_BLOCK_BITS + (o->bits % BLOOMSIMD_BLOCK_BITS != 0);
-        if (blocks > BLOOMSIMD_MAX_BLOCKS) return BLOOMSIMD_ERR_TOO_LARGE;
+        if (blocks > BLOOMSIMD_MAX_BLOCKS)
+            return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE,
+                                  "bits %llu need %llu blocks, above the maximum 2^32 blocks (256 GiB)",
+                                  (unsigned long long)o->bits, (unsigned long long)blocks);
         uint32_t k = o->k;
         if (k == 0 && o->capacity == 0) k = BLOOMSIMD_DEFAULT_K;
         if (k == 0) {
@@ -96,7 +110,7 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd
             for (uint32_t c = 1; c <= BLOOMSIMD_MAX_K; c++) {
                 if (approx[c] > lowest * 1.01) continue;
                 double f = bloomsimd_model_fpr((double)o->capacity, (double)blocks, c);
-                if (isnan(f)) return BLOOMSIMD_ERR_NO_MEMORY;
+                if (isnan(f)) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the FPR model's terms failed");
                 if (f < best) best = f, k = c;
             }
         }
@@ -114,15 +128,26 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd
         uint32_t best_k = 0;
         for (uint32_t k = k_first; k <= k_last; k++) {
             if (approx[k] == 0 || approx[k] > lowest + lowest / 100) continue;
-            if (bloomsimd_model_term_count(k) == 0) return BLOOMSIMD_ERR_NO_MEMORY;
+            if (bloomsimd_model_term_count(k) == 0)
+                return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the FPR model's terms failed");
             uint64_t blocks = fewest_blocks(bloomsimd_model_fpr, o->capacity, p, k, approx[k]);
             if (blocks != 0 && (best_blocks == 0 || blocks < best_blocks)) best_blocks = blocks, best_k = k;
         }
-        if (best_blocks == 0) return BLOOMSIMD_ERR_TOO_LARGE;
+        if (best_blocks == 0) {
+            if (o->k)
+                return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE,
+                                      "capacity %llu at fpr %g with k %u needs more than 2^32 blocks (256 GiB)",
+                                      (unsigned long long)o->capacity, p, (unsigned)o->k);
+            return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE,
+                                  "capacity %llu at fpr %g needs more than 2^32 blocks (256 GiB)",
+                                  (unsigned long long)o->capacity, p);
+        }
         choice->blocks = best_blocks;
         choice->k = best_k;
         *target_fpr = p;
     }
-    if (choice->blocks > SIZE_MAX / BLOOMSIMD_BLOCK_BYTES) return BLOOMSIMD_ERR_TOO_LARGE;
+    if (choice->blocks > SIZE_MAX / BLOOMSIMD_BLOCK_BYTES)
+        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "%llu blocks do not fit this address space",
+                              (unsigned long long)choice->blocks);
     return BLOOMSIMD_OK;
 }

@@ -9,7 +9,11 @@
 bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *f, bloomsimd_view *view)
 {
     /* a layered filter has no single bit array: bindings use the C calls */
-    if (!f || !view || f->layers) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_error_clear();
+    if (!f || !view)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", f ? "view" : "filter");
+    if (f->layers)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "a layered filter has no single bit array to view");
     *view = (bloomsimd_view){
         .blocks = f->geometry.words,
         .nblocks = f->geometry.nblocks,

@@ -32,7 +32,7 @@ bloomsimd_filter *test_filter(const bloomsimd_options *o)
     if (!copy.kernel) copy.kernel = test_kernel();
     bloomsimd_filter *f = NULL;
     bloomsimd_status st = bloomsimd_create_with(&f, &copy);
-    cr_assert_eq(st, BLOOMSIMD_OK, "create_with: %s", bloomsimd_status_string(st));
+    cr_assert_eq(st, BLOOMSIMD_OK, "create_with: %s (%s)", bloomsimd_status_string(st), bloomsimd_last_error());
     return f;
 }
 

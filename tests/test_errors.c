@@ -17,6 +17,8 @@ static void expect_create(uint64_t capacity, double fpr, bloomsimd_status want)
     bloomsimd_filter *f = SENTINEL;
     cr_assert_eq(bloomsimd_create(&f, capacity, fpr), want, "capacity %llu fpr %g", (unsigned long long)capacity, fpr);
     cr_assert_null(f, "*out must be NULL after a failure");
+    cr_assert_neq(bloomsimd_last_error()[0], '\0', "no detail for capacity %llu fpr %g", (unsigned long long)capacity,
+                  fpr);
 }
 
 static void expect_options(const bloomsimd_options *o, bloomsimd_status want)
@@ -25,6 +27,7 @@ static void expect_options(const bloomsimd_options *o, bloomsimd_status want)
     bloomsimd_status st = bloomsimd_create_with(&f, o);
     cr_assert_eq(st, want, "got %s, want %s", bloomsimd_status_string(st), bloomsimd_status_string(want));
     cr_assert_null(f);
+    cr_assert_eq(bloomsimd_last_error()[0] != '\0', want != BLOOMSIMD_OK, "detail \"%s\"", bloomsimd_last_error());
 }
 
 Test(errors, null_out_pointer)

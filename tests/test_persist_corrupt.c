@@ -50,6 +50,8 @@ static void expect_status(const uint8_t *buf, size_t len, bloomsimd_status want,
         bloomsimd_destroy(f);
     } else {
         cr_assert_null(f, "%s: *out not cleared", what);
+        /* every refusal explains itself (tests/test_error_detail.c checks the texts) */
+        cr_assert_neq(bloomsimd_last_error()[0], '\0', "%s: no detail", what);
     }
     free(exact);
 }
@@ -236,10 +238,14 @@ static void expect_file_status(const uint8_t *buf, size_t len, bloomsimd_status 
     bloomsimd_filter *f = (bloomsimd_filter *)(uintptr_t)1;
     cr_assert_eq(bloomsimd_load(&f, path), want, "load %s", what);
     cr_assert_eq(f != NULL, want == BLOOMSIMD_OK);
+    cr_assert_eq(bloomsimd_last_error()[0] != '\0', want != BLOOMSIMD_OK, "load %s: \"%s\"", what,
+                 bloomsimd_last_error());
     bloomsimd_destroy(f);
     f = (bloomsimd_filter *)(uintptr_t)1;
     cr_assert_eq(bloomsimd_map(&f, path, BLOOMSIMD_MAP_READ_ONLY), want, "map %s", what);
     cr_assert_eq(f != NULL, want == BLOOMSIMD_OK);
+    cr_assert_eq(bloomsimd_last_error()[0] != '\0', want != BLOOMSIMD_OK, "map %s: \"%s\"", what,
+                 bloomsimd_last_error());
     bloomsimd_destroy(f);
     f = (bloomsimd_filter *)(uintptr_t)1;
     cr_assert_eq(bloomsimd_map(&f, path, BLOOMSIMD_MAP_WRITABLE | BLOOMSIMD_MAP_ACCEPT_UNSYNCED), want,

@@ -29,7 +29,7 @@ bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, uint64_t seed, ui
     void *ls = NULL;
     if (!f || posix_memalign(&ls, 64, sizeof(bloomsimd_layers)) != 0) {
         free(f);
-        return BLOOMSIMD_ERR_NO_MEMORY;
+        return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the layered filter object failed");
     }
     /* no bit array of its own: nblocks 0, words NULL (internal.h) */
     bloomsimd_filter_init(f, 0, k, seed, flags, kernel);
@@ -50,7 +50,7 @@ bloomsimd_status bloomsimd_layer_alloc(const bloomsimd_filter *handle, uint64_t 
                                        uint64_t capacity, double fpr, bloomsimd_filter **out)
 {
     bloomsimd_filter *layer = malloc(sizeof *layer);
-    if (!layer) return BLOOMSIMD_ERR_NO_MEMORY;
+    if (!layer) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a layer object failed");
     bloomsimd_filter_init(layer, blocks, k, handle->seed, handle->flags, handle->kernel);
     layer->capacity = capacity;
     layer->fpr = fpr;
@@ -74,20 +74,32 @@ void bloomsimd_layered_destroy(bloomsimd_filter *f)
 
 /* ---- options ---- */
 
+#define BAD_OPTION(...) bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, __VA_ARGS__)
+
 bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *fpr, double *r)
 {
-    if (isnan(o->fpr) || o->fpr < 0.0 || o->fpr >= 1.0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (isnan(o->fpr)) return BAD_OPTION("fpr is NaN");
+    if (o->fpr < 0.0 || o->fpr >= 1.0) return BAD_OPTION("fpr %g is outside [1e-10, 1) (0 means 0.01)", o->fpr);
     *fpr = o->fpr == 0.0 ? BLOOMSIMD_DEFAULT_FPR : o->fpr;
-    if (o->growth != 0 && o->generations > 1) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (isnan(o->tightening) || o->tightening < 0.0 || o->tightening >= 1.0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (o->growth == 0 && o->tightening != 0.0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (o->generations > BLOOMSIMD_MAX_GENERATIONS) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (o->growth != 0 && o->generations > 1)
+        return BAD_OPTION("growth %u with generations %u: a filter is scalable or a window, not both",
+                          (unsigned)o->growth, (unsigned)o->generations);
+    if (isnan(o->tightening) || o->tightening < 0.0 || o->tightening >= 1.0)
+        return BAD_OPTION("tightening %g is outside (0, 1) (0 means 0.5)", o->tightening);
+    if (o->growth == 0 && o->tightening != 0.0)
+        return BAD_OPTION("tightening %g without growth: only a scalable filter has one", o->tightening);
+    if (o->generations > BLOOMSIMD_MAX_GENERATIONS)
+        return BAD_OPTION("generations %u is above the maximum %u", (unsigned)o->generations,
+                          BLOOMSIMD_MAX_GENERATIONS);
     if (o->growth != 0) {
         /* every layer is sized from its capacity: no explicit bits */
-        if (o->capacity == 0 || o->bits != 0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+        if (o->capacity == 0) return BAD_OPTION("growth without capacity: the first layer is sized from it");
+        if (o->bits != 0) return BAD_OPTION("growth with bits: each layer is sized from its capacity and fpr");
         *r = o->tightening == 0.0 ? BLOOMSIMD_DEFAULT_TIGHTENING : o->tightening;
         /* the remaining options (k, flags) are checked by sizing */
-        if (*fpr * (1.0 - *r) < BLOOMSIMD_MIN_FPR) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+        if (*fpr * (1.0 - *r) < BLOOMSIMD_MIN_FPR)
+            return BAD_OPTION("the first layer's fpr %g * (1 - %g) = %g is below the minimum 1e-10", *fpr, *r,
+                              *fpr * (1.0 - *r));
     }
     return BLOOMSIMD_OK;
 }
@@ -99,7 +111,8 @@ bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *
 static bloomsimd_status scalable_layer(const bloomsimd_filter *f, uint64_t capacity, double fpr,
                                        bloomsimd_filter **out)
 {
-    if (fpr < BLOOMSIMD_MIN_FPR) return BLOOMSIMD_ERR_TOO_LARGE;
+    if (fpr < BLOOMSIMD_MIN_FPR)
+        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "the next layer's fpr %g would be below the minimum 1e-10", fpr);
     bloomsimd_options lo = {.capacity = capacity, .fpr = fpr, .k = f->layers->k_option, .flags = f->flags};
     bloomsimd_geometry_choice choice;
     double target;
@@ -111,9 +124,11 @@ static bloomsimd_status scalable_layer(const bloomsimd_filter *f, uint64_t capac
 bloomsimd_status bloomsimd_scalable_next_layer(const bloomsimd_filter *f, uint32_t i, bloomsimd_filter **out)
 {
     const bloomsimd_layers *ls = f->layers;
-    if (i >= BLOOMSIMD_MAX_LAYERS) return BLOOMSIMD_ERR_TOO_LARGE;
+    if (i >= BLOOMSIMD_MAX_LAYERS)
+        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "the filter has the maximum %u layers", BLOOMSIMD_MAX_LAYERS);
     const bloomsimd_filter *prev = ls->layer[i - 1];
-    if (prev->capacity > UINT64_MAX / ls->growth) return BLOOMSIMD_ERR_TOO_LARGE;
+    if (prev->capacity > UINT64_MAX / ls->growth)
+        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "the next layer's capacity overflows 64 bits");
     return scalable_layer(f, prev->capacity * ls->growth, prev->fpr * ls->tightening, out);
 }
 
@@ -150,7 +165,7 @@ static bloomsimd_status window_create(const bloomsimd_options *o, bloomsimd_filt
 
 bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_filter **out)
 {
-    double fpr, r = 0.0;
+    double fpr = 0.0, r = 0.0; /* set by validate */
     bloomsimd_status st = bloomsimd_layered_validate(o, &fpr, &r);
     if (st != BLOOMSIMD_OK) return st;
     bloomsimd_kind kind = o->growth ? BLOOMSIMD_KIND_SCALABLE : BLOOMSIMD_KIND_WINDOW;

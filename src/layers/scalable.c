@@ -71,8 +71,9 @@ static bloomsimd_status grow(bloomsimd_filter *f, uint32_t seen)
     if (count == seen && bloomsimd_items_get(ls->layer[count - 1]) >= ls->layer[count - 1]->capacity) {
         bloomsimd_filter *layer = NULL;
         /* a writable mapping cannot grow: its layers are the file's */
-        st = f->storage == BLOOMSIMD_STORAGE_FILE_MAP ? BLOOMSIMD_ERR_READ_ONLY
-                                                      : bloomsimd_scalable_next_layer(f, count, &layer);
+        st = f->storage == BLOOMSIMD_STORAGE_FILE_MAP
+                 ? bloomsimd_fail(BLOOMSIMD_ERR_READ_ONLY, "a mapped scalable filter cannot grow (load it to grow)")
+                 : bloomsimd_scalable_next_layer(f, count, &layer);
         if (st == BLOOMSIMD_OK) {
             ls->layer[count] = layer;
             /* the layer is complete before any thread can see it */

@@ -134,8 +134,10 @@ static void zero_slot(bloomsimd_filter *slot)
 
 bloomsimd_status bloomsimd_rotate(bloomsimd_filter *f)
 {
-    if (!f || !f->layers || f->layers->kind != BLOOMSIMD_KIND_WINDOW) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (f->read_only) return BLOOMSIMD_ERR_READ_ONLY;
+    bloomsimd_error_clear();
+    if (!f || !f->layers || f->layers->kind != BLOOMSIMD_KIND_WINDOW)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s", f ? "the filter is not a window" : "filter is NULL");
+    if (f->read_only) return bloomsimd_check_writable(f);
     bloomsimd_layers *ls = f->layers;
     pthread_mutex_lock(&ls->lock);
     uint64_t p = __atomic_load_n(&ls->phase, __ATOMIC_RELAXED); /* even: rotates are serialised */

@@ -100,16 +100,20 @@ static bloomsimd_status write_file(const bloomsimd_filter *f, int fd)
     bloomsimd_header_encode(&h, header);
     if (ftruncate(fd, (off_t)bloomsimd_header_file_bytes(&h)) != 0 ||
         bloomsimd_pwrite_all(fd, header, h.payload_offset, 0) != 0 || fsync(fd) != 0)
-        return BLOOMSIMD_ERR_IO;
+        return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "writing the temporary file");
     return BLOOMSIMD_OK;
 }
 
 bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
 {
-    if (!f || !path || !*path) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_error_clear();
+    if (!f || !path || !*path)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s", !f ? "filter is NULL" : "path is NULL or empty");
     char *temp = NULL;
     int fd = create_temp(path, &temp);
-    if (fd < 0) return errno == ENOMEM ? BLOOMSIMD_ERR_NO_MEMORY : BLOOMSIMD_ERR_IO;
+    if (fd < 0)
+        return bloomsimd_fail_errno(errno == ENOMEM ? BLOOMSIMD_ERR_NO_MEMORY : BLOOMSIMD_ERR_IO,
+                                    "creating a temporary file next to %.160s", path);
 
     /* Payload first, header last: the header carries the payload checksums. */
     bloomsimd_status st = write_file(f, fd);
@@ -128,11 +132,13 @@ bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
         unlink(temp);
         free(temp);
         errno = saved;
-        return BLOOMSIMD_ERR_IO;
+        return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "closing or renaming the temporary file onto %.160s", path);
     }
     free(temp);
     /* The new file is in place; only the durability of the rename is left. */
-    return sync_parent_dir(path) == 0 ? BLOOMSIMD_OK : BLOOMSIMD_ERR_IO;
+    if (sync_parent_dir(path) != 0)
+        return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "fsync of the directory of %.160s", path);
+    return BLOOMSIMD_OK;
 }
 
 /* Reads layer i's blocks straight into its bit array (no second copy of a
@@ -142,9 +148,11 @@ static bloomsimd_status read_layer(int fd, const bloomsimd_header *h, uint32_t i
     const bloomsimd_layer_entry *l = &h->layer[i];
     size_t bytes = (size_t)(l->blocks * BLOOMSIMD_BLOCK_BYTES);
     ssize_t got = bloomsimd_pread_full(fd, layer->geometry.words, bytes, (off_t)l->offset);
-    if (got < 0) return BLOOMSIMD_ERR_IO;
+    if (got < 0) return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "reading layer %u", (unsigned)i);
     /* A file that shrank after fstat is as bad as a short one. */
-    if ((size_t)got != bytes) return BLOOMSIMD_ERR_CORRUPT;
+    if ((size_t)got != bytes)
+        return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "truncated while reading: layer %u has %zd of %zu bytes",
+                              (unsigned)i, got, bytes);
     bloomsimd_status st =
         bloomsimd_payload_verdict(h, i, bloomsimd_payload_checksum(layer->geometry.words, bytes), false);
     if (st != BLOOMSIMD_OK) return st;
@@ -153,17 +161,20 @@ static bloomsimd_status read_layer(int fd, const bloomsimd_header *h, uint32_t i
     if (gap == 0) return BLOOMSIMD_OK;
     uint8_t pad[BLOOMSIMD_FORMAT_ALIGN];
     got = bloomsimd_pread_full(fd, pad, gap, (off_t)(l->offset + bytes));
-    if (got < 0) return BLOOMSIMD_ERR_IO;
-    if ((size_t)got != gap) return BLOOMSIMD_ERR_CORRUPT;
+    if (got < 0) return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "reading the padding after layer %u", (unsigned)i);
+    if ((size_t)got != gap)
+        return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "truncated while reading the padding after layer %u",
+                              (unsigned)i);
     for (size_t j = 0; j < gap; j++)
-        if (pad[j]) return BLOOMSIMD_ERR_CORRUPT;
+        if (pad[j]) return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "nonzero padding after layer %u", (unsigned)i);
     return BLOOMSIMD_OK;
 }
 
 bloomsimd_status bloomsimd_load_with(bloomsimd_filter **out, const char *path, const bloomsimd_load_options *options)
 {
+    bloomsimd_error_clear();
     if (out) *out = NULL;
-    if (!out || !path) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!out || !path) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", out ? "path" : "out");
     bloomsimd_load_choice choice;
     bloomsimd_status st = bloomsimd_load_options_check(options, false, &choice);
     if (st != BLOOMSIMD_OK) return st;
@@ -176,8 +187,9 @@ bloomsimd_status bloomsimd_load_with(bloomsimd_filter **out, const char *path, c
     size_t want = size < sizeof header ? (size_t)size : sizeof header;
     ssize_t got = bloomsimd_pread_full(fd, header, want, 0);
     if (got < 0) {
+        st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "reading the header of %.160s", path);
         bloomsimd_close_keep_errno(fd);
-        return BLOOMSIMD_ERR_IO;
+        return st;
     }
     bloomsimd_header h;
     st = bloomsimd_header_decode(header, (size_t)got, size, &h);

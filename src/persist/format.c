@@ -12,6 +12,7 @@
  */
 #include "format.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 /* Compiled into this file rather than called in libxxhash.so, so that under
@@ -199,11 +200,26 @@ static bool layer_geometry_ok(uint64_t blocks, uint32_t k)
 
 static bool fpr_ok(double fpr) { return fpr >= 0.0 && fpr < 1.0; } /* also rejects NaN */
 
+/* The failure details of validation (bloomsimd_last_error): which field,
+ * what it held, what was expected. */
+#define CORRUPT(...) bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, __VA_ARGS__)
+#define NEWER(...) bloomsimd_fail(BLOOMSIMD_ERR_VERSION, __VA_ARGS__)
+
+/* `what`: "the filter" or "layer i". */
+static bloomsimd_status bad_geometry(const char *what, uint64_t blocks, uint32_t k)
+{
+    if (k < 1 || k > BLOOMSIMD_MAX_K) return CORRUPT("%s: k %u is outside 1..16", what, (unsigned)k);
+    return CORRUPT("%s: block count %llu is outside 1..2^32", what, (unsigned long long)blocks);
+}
+
 /* Step 6 for a layered file: the directory's checksum, then every entry, then
  * the rules of the kind (docs/FORMAT.md "Layered files"). */
 static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h)
 {
-    if (h->payload_checksum != directory_checksum(hdr, h->layer_count)) return BLOOMSIMD_ERR_CORRUPT;
+    uint64_t directory = directory_checksum(hdr, h->layer_count);
+    if (h->payload_checksum != directory)
+        return CORRUPT("layer directory checksum mismatch (stored %016llx, computed %016llx)",
+                       (unsigned long long)h->payload_checksum, (unsigned long long)directory);
     h->layers = h->layer_count;
     for (uint32_t i = 0; i < h->layers; i++) {
         const uint8_t *e = hdr + BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * i;
@@ -216,37 +232,61 @@ static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h
         l->started_ns = (int64_t)bloomsimd_le64_get(e + BLOOMSIMD_ENT_STARTED);
         l->checksum = bloomsimd_le64_get(e + BLOOMSIMD_ENT_CHECKSUM);
         if (!all_zero(e + BLOOMSIMD_ENT_RESERVED_A, 4) || !all_zero(e + BLOOMSIMD_ENT_RESERVED_B, 8))
-            return BLOOMSIMD_ERR_CORRUPT;
-        if (!layer_geometry_ok(l->blocks, l->k) || !fpr_ok(l->fpr)) return BLOOMSIMD_ERR_CORRUPT;
+            return CORRUPT("layer %u: reserved bytes are not zero", i);
+        if (!layer_geometry_ok(l->blocks, l->k)) {
+            char what[24];
+            snprintf(what, sizeof what, "layer %u", (unsigned)i);
+            return bad_geometry(what, l->blocks, l->k);
+        }
+        if (!fpr_ok(l->fpr)) return CORRUPT("layer %u: fpr %g is outside [0, 1)", i, l->fpr);
     }
     if (h->kind == BLOOMSIMD_KIND_SCALABLE) {
         /* the chain the writer derived, multiplication by multiplication */
-        if (h->growth < 1 || !(h->tightening > 0.0 && h->tightening < 1.0) || h->rotations != 0) return BLOOMSIMD_ERR_CORRUPT;
-        if (h->k > BLOOMSIMD_MAX_K || h->capacity < 1 || !(h->fpr > 0.0)) return BLOOMSIMD_ERR_CORRUPT;
+        if (h->growth < 1 || !(h->tightening > 0.0 && h->tightening < 1.0) || h->rotations != 0)
+            return CORRUPT("scalable filter with growth %u, tightening %g, rotations %llu (needs growth >= 1, "
+                           "tightening in (0, 1), rotations 0)",
+                           (unsigned)h->growth, h->tightening, (unsigned long long)h->rotations);
+        if (h->k > BLOOMSIMD_MAX_K || h->capacity < 1 || !(h->fpr > 0.0))
+            return CORRUPT("scalable filter with k %u, capacity %llu, fpr %g (needs k <= 16, capacity >= 1, fpr > 0)",
+                           (unsigned)h->k, (unsigned long long)h->capacity, h->fpr);
         uint64_t capacity = h->capacity;
         double fpr = h->fpr * (1.0 - h->tightening);
         for (uint32_t i = 0; i < h->layers; i++) {
             const bloomsimd_layer_entry *l = &h->layer[i];
             if (i > 0) {
-                if (capacity > UINT64_MAX / h->growth) return BLOOMSIMD_ERR_CORRUPT;
+                if (capacity > UINT64_MAX / h->growth) return CORRUPT("layer %u: capacity overflows", i);
                 capacity *= h->growth;
                 fpr *= h->tightening;
             }
-            if (l->capacity != capacity || double_bits(l->fpr) != double_bits(fpr) || fpr < BLOOMSIMD_MIN_FPR)
-                return BLOOMSIMD_ERR_CORRUPT;
-            if (l->items > l->capacity || l->started_ns != 0) return BLOOMSIMD_ERR_CORRUPT;
-            if (h->k != 0 && l->k != h->k) return BLOOMSIMD_ERR_CORRUPT;
+            if (l->capacity != capacity || double_bits(l->fpr) != double_bits(fpr))
+                return CORRUPT("layer %u: capacity %llu, fpr %.17g; growth and tightening give %llu, %.17g", i,
+                               (unsigned long long)l->capacity, l->fpr, (unsigned long long)capacity, fpr);
+            if (fpr < BLOOMSIMD_MIN_FPR) return CORRUPT("layer %u: fpr %g is below the minimum 1e-10", i, fpr);
+            if (l->items > l->capacity)
+                return CORRUPT("layer %u: items %llu above its capacity %llu", i, (unsigned long long)l->items,
+                               (unsigned long long)l->capacity);
+            if (l->started_ns != 0) return CORRUPT("layer %u: a scalable layer with a start time", i);
+            if (h->k != 0 && l->k != h->k)
+                return CORRUPT("layer %u: k %u, the filter's k is %u", i, (unsigned)l->k, (unsigned)h->k);
         }
     } else {
         /* a window: G generations alike */
-        if (h->layers < 2 || h->growth != 0 || double_bits(h->tightening) != 0) return BLOOMSIMD_ERR_CORRUPT;
-        if (h->rotations >= BLOOMSIMD_FORMAT_MAX_ROTATIONS || h->k < 1 || h->k > BLOOMSIMD_MAX_K)
-            return BLOOMSIMD_ERR_CORRUPT;
+        if (h->layers < 2) return CORRUPT("a window of %u generation (needs 2..64)", (unsigned)h->layers);
+        if (h->growth != 0 || double_bits(h->tightening) != 0)
+            return CORRUPT("a window with growth %u, tightening %g (both must be 0)", (unsigned)h->growth,
+                           h->tightening);
+        if (h->rotations >= BLOOMSIMD_FORMAT_MAX_ROTATIONS)
+            return CORRUPT("a window with %llu rotations (at most 2^62 - 1)", (unsigned long long)h->rotations);
+        if (h->k < 1 || h->k > BLOOMSIMD_MAX_K) return CORRUPT("a window with k %u (needs 1..16)", (unsigned)h->k);
         for (uint32_t i = 0; i < h->layers; i++) {
             const bloomsimd_layer_entry *l = &h->layer[i];
             if (l->blocks != h->layer[0].blocks || l->k != h->k || l->capacity != h->capacity ||
                 double_bits(l->fpr) != double_bits(h->fpr))
-                return BLOOMSIMD_ERR_CORRUPT;
+                return CORRUPT("generation %u (blocks %llu, k %u, capacity %llu, fpr %g) differs from the window's "
+                               "(blocks %llu, k %u, capacity %llu, fpr %g)",
+                               i, (unsigned long long)l->blocks, (unsigned)l->k, (unsigned long long)l->capacity,
+                               l->fpr, (unsigned long long)h->layer[0].blocks, (unsigned)h->k,
+                               (unsigned long long)h->capacity, h->fpr);
         }
     }
     return BLOOMSIMD_OK;
@@ -256,16 +296,27 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
 {
     memset(h, 0, sizeof *h);
     /* 1. Enough bytes for the fixed header, and the magic. */
+    if (total_len == 0) return CORRUPT("empty input (0 bytes): not a bloomsimd filter");
+    /* the magic first, so that any other file is named for what it is not */
+    size_t head = avail < BLOOMSIMD_FORMAT_MAGIC_BYTES ? avail : BLOOMSIMD_FORMAT_MAGIC_BYTES;
+    if (total_len < BLOOMSIMD_FORMAT_MAGIC_BYTES || memcmp(hdr, BLOOMSIMD_FORMAT_MAGIC, head) != 0)
+        return CORRUPT("not a bloomsimd filter: no magic \\x89BSIMD\\r\\n at offset 0 (%llu bytes)",
+                       (unsigned long long)total_len);
     if (avail < BLOOMSIMD_FORMAT_FIXED_BYTES || total_len < BLOOMSIMD_FORMAT_FIXED_BYTES)
-        return BLOOMSIMD_ERR_CORRUPT;
-    if (memcmp(hdr + BLOOMSIMD_HDR_MAGIC, BLOOMSIMD_FORMAT_MAGIC, BLOOMSIMD_FORMAT_MAGIC_BYTES) != 0)
-        return BLOOMSIMD_ERR_CORRUPT;
+        return CORRUPT("truncated: length %llu bytes, shorter than the %u-byte fixed header",
+                       (unsigned long long)(avail < total_len ? avail : total_len), BLOOMSIMD_FORMAT_FIXED_BYTES);
     /* 2. The version, before the checksum: a later version may checksum differently. */
     h->version = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_VERSION);
-    if (h->version != BLOOMSIMD_FORMAT_VERSION) return BLOOMSIMD_ERR_VERSION;
+    if (h->version != BLOOMSIMD_FORMAT_VERSION)
+        return NEWER("format version %u; this library reads version %u%s", (unsigned)h->version,
+                     BLOOMSIMD_FORMAT_VERSION,
+                     h->version == 1 ? " (version 1 files hold layout 1, which is no longer read: re-create the filter)"
+                                     : "");
     /* 3. The header checksum: from here on, the fields were written on purpose. */
-    if (bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_HEADER_CHECKSUM) != bloomsimd_header_checksum(hdr))
-        return BLOOMSIMD_ERR_CORRUPT;
+    uint64_t stored = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_HEADER_CHECKSUM), computed = bloomsimd_header_checksum(hdr);
+    if (stored != computed)
+        return CORRUPT("header checksum mismatch (stored %016llx, computed %016llx)", (unsigned long long)stored,
+                       (unsigned long long)computed);
 
     h->payload_offset = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_PAYLOAD_OFFSET);
     h->layout_id = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_LAYOUT_ID);
@@ -288,29 +339,43 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
 
     /* 4. Structure: a kind this reader knows, its layer count, the payload
      * offset that count implies, the fields other kinds own zero, padding. */
-    if (h->kind > BLOOMSIMD_KIND_WINDOW) return BLOOMSIMD_ERR_VERSION; /* intact, from a newer writer */
+    if (h->kind > BLOOMSIMD_KIND_WINDOW) /* intact, from a newer writer */
+        return NEWER("filter kind %u is unknown to this library (0 plain, 1 scalable, 2 window)", (unsigned)h->kind);
     bool plain = h->kind == BLOOMSIMD_KIND_PLAIN;
     if (plain ? h->layer_count != 0 : (h->layer_count < 1 || h->layer_count > BLOOMSIMD_FORMAT_MAX_LAYERS))
-        return BLOOMSIMD_ERR_CORRUPT;
+        return CORRUPT("layer count %u for a %s filter (plain 0, layered 1..64)", (unsigned)h->layer_count,
+                       plain ? "plain" : h->kind == BLOOMSIMD_KIND_SCALABLE ? "scalable" : "window");
     uint64_t offset = payload_offset_for(h->layer_count);
-    if (h->payload_offset != offset) return BLOOMSIMD_ERR_CORRUPT;
-    if (avail < offset || total_len < offset) return BLOOMSIMD_ERR_CORRUPT;
-    if (plain && (h->growth != 0 || double_bits(h->tightening) != 0 || h->rotations != 0)) return BLOOMSIMD_ERR_CORRUPT;
-    if (!plain && h->items != 0) return BLOOMSIMD_ERR_CORRUPT;
+    if (h->payload_offset != offset)
+        return CORRUPT("payload offset %u, expected %llu for %u layers", (unsigned)h->payload_offset,
+                       (unsigned long long)offset, (unsigned)h->layer_count);
+    if (avail < offset || total_len < offset)
+        return CORRUPT("truncated: length %llu bytes, shorter than the %llu-byte header",
+                       (unsigned long long)(avail < total_len ? avail : total_len), (unsigned long long)offset);
+    if (plain && (h->growth != 0 || double_bits(h->tightening) != 0 || h->rotations != 0))
+        return CORRUPT("a plain filter with growth %u, tightening %g, rotations %llu (all must be 0)",
+                       (unsigned)h->growth, h->tightening, (unsigned long long)h->rotations);
+    if (!plain && h->items != 0)
+        return CORRUPT("a layered filter with items %llu in the fixed header (must be 0)",
+                       (unsigned long long)h->items);
     size_t directory_end = BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * h->layer_count;
-    if (!all_zero(hdr + directory_end, (size_t)offset - directory_end)) return BLOOMSIMD_ERR_CORRUPT;
+    if (!all_zero(hdr + directory_end, (size_t)offset - directory_end))
+        return CORRUPT("nonzero bytes in the header padding (%zu..%llu)", directory_end, (unsigned long long)offset);
 
     /* 5. Intact but unknown to this reader: a newer layout, hash or flag. */
     if (h->layout_id != BLOOMSIMD_FORMAT_LAYOUT_ID || h->hash_id != BLOOMSIMD_FORMAT_HASH_ID)
-        return BLOOMSIMD_ERR_VERSION;
-    if ((h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS) || (h->filter_flags & ~BLOOMSIMD_KNOWN_FLAGS))
-        return BLOOMSIMD_ERR_VERSION;
+        return NEWER("layout %u, hash %u; this library reads layout %u, hash %u (XXH3_64bits_withSeed)",
+                     (unsigned)h->layout_id, (unsigned)h->hash_id, BLOOMSIMD_FORMAT_LAYOUT_ID, BLOOMSIMD_FORMAT_HASH_ID);
+    if (h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS)
+        return NEWER("unknown state flags 0x%x", (unsigned)(h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS));
+    if (h->filter_flags & ~BLOOMSIMD_KNOWN_FLAGS)
+        return NEWER("unknown filter flags 0x%x", (unsigned)(h->filter_flags & ~BLOOMSIMD_KNOWN_FLAGS));
 
     /* 6. Geometry: limits of kernels/layout.h section 7; a layered file's
      * directory; the totals the fixed header repeats. */
-    if (!fpr_ok(h->fpr)) return BLOOMSIMD_ERR_CORRUPT;
+    if (!fpr_ok(h->fpr)) return CORRUPT("target fpr %g is outside [0, 1)", h->fpr);
     if (plain) {
-        if (!layer_geometry_ok(h->blocks, h->k)) return BLOOMSIMD_ERR_CORRUPT;
+        if (!layer_geometry_ok(h->blocks, h->k)) return bad_geometry("the filter", h->blocks, h->k);
         h->layers = 1;
         h->layer[0] = (bloomsimd_layer_entry){.blocks = h->blocks, .k = h->k, .checksum = h->payload_checksum};
     } else {
@@ -319,11 +384,21 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
     }
     uint64_t blocks = h->blocks, payload_bytes = h->payload_bytes;
     lay_out(h); /* sums of at most 64 layers of <= 2^32 blocks: no wrap */
-    if (h->blocks != blocks || h->payload_bytes != payload_bytes) return BLOOMSIMD_ERR_CORRUPT;
+    if (h->blocks != blocks || h->payload_bytes != payload_bytes)
+        return CORRUPT("block count %llu and payload bytes %llu in the header; the layers give %llu and %llu",
+                       (unsigned long long)blocks, (unsigned long long)payload_bytes,
+                       (unsigned long long)h->blocks, (unsigned long long)h->payload_bytes);
 
     /* 7. The length: exactly header + payload, nothing missing, nothing after. */
-    if (total_len != offset + h->payload_bytes) return BLOOMSIMD_ERR_CORRUPT;
-    if (h->payload_bytes > SIZE_MAX - offset) return BLOOMSIMD_ERR_TOO_LARGE;
+    uint64_t expected = offset + h->payload_bytes;
+    if (total_len != expected)
+        return CORRUPT("%s: length %llu bytes != %llu header + %llu payload (%llu blocks%s)",
+                       total_len < expected ? "truncated" : "trailing bytes after the filter", (unsigned long long)total_len,
+                       (unsigned long long)offset, (unsigned long long)h->payload_bytes,
+                       (unsigned long long)h->blocks, plain ? " of 64 bytes" : ", layers page-aligned");
+    if (h->payload_bytes > SIZE_MAX - offset)
+        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "a payload of %llu bytes does not fit this address space",
+                              (unsigned long long)h->payload_bytes);
     return BLOOMSIMD_OK;
 }
 
@@ -348,8 +423,15 @@ bloomsimd_status bloomsimd_payload_verdict(const bloomsimd_header *h, uint32_t i
                                            bool accept_unsynced)
 {
     if (actual_checksum == h->layer[i].checksum) return BLOOMSIMD_OK;
-    if ((h->state_flags & BLOOMSIMD_FORMAT_STATE_DIRTY) && accept_unsynced) return BLOOMSIMD_OK;
-    return BLOOMSIMD_ERR_CORRUPT;
+    bool dirty = (h->state_flags & BLOOMSIMD_FORMAT_STATE_DIRTY) != 0;
+    if (dirty && accept_unsynced) return BLOOMSIMD_OK;
+    char where[24] = "";
+    if (h->kind != BLOOMSIMD_KIND_PLAIN) snprintf(where, sizeof where, " in layer %u", (unsigned)i);
+    return CORRUPT("payload checksum mismatch%s (stored %016llx, computed %016llx)%s", where,
+                   (unsigned long long)h->layer[i].checksum, (unsigned long long)actual_checksum,
+                   dirty ? ": mapped writable and not synced since its last inserts "
+                           "(BLOOMSIMD_MAP_ACCEPT_UNSYNCED accepts it)"
+                         : "");
 }
 
 bloomsimd_status bloomsimd_image_verify(const bloomsimd_header *h, const uint8_t *file, bool accept_unsynced)
@@ -361,7 +443,8 @@ bloomsimd_status bloomsimd_image_verify(const bloomsimd_header *h, const uint8_t
             bloomsimd_payload_verdict(h, i, bloomsimd_payload_checksum(file + l->offset, bytes), accept_unsynced);
         if (st != BLOOMSIMD_OK) return st;
         uint64_t end = i + 1 < h->layers ? h->layer[i + 1].offset : bloomsimd_header_file_bytes(h);
-        if (!all_zero(file + l->offset + bytes, (size_t)(end - l->offset - bytes))) return BLOOMSIMD_ERR_CORRUPT;
+        if (!all_zero(file + l->offset + bytes, (size_t)(end - l->offset - bytes)))
+            return CORRUPT("nonzero padding after layer %u", (unsigned)i);
     }
     return BLOOMSIMD_OK;
 }
@@ -371,7 +454,7 @@ static bloomsimd_status make_layer(const bloomsimd_header *h, const bloomsimd_la
                                    const bloomsimd_kernel *kernel, uint32_t flags, bloomsimd_filter **out)
 {
     bloomsimd_filter *f = malloc(sizeof *f);
-    if (!f) return BLOOMSIMD_ERR_NO_MEMORY;
+    if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a filter object failed");
     bloomsimd_filter_init(f, l->blocks, l->k, h->seed, flags, kernel);
     f->capacity = l->capacity;
     f->fpr = l->fpr;

@@ -71,16 +71,16 @@ void bloomsimd_close_keep_errno(int fd)
 bloomsimd_status bloomsimd_open_regular(const char *path, int oflags, int *fd_out, uint64_t *size)
 {
     int fd = open(path, oflags | O_CLOEXEC);
-    if (fd < 0) return BLOOMSIMD_ERR_IO;
+    if (fd < 0) return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "open %.160s", path);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         bloomsimd_close_keep_errno(fd);
-        return BLOOMSIMD_ERR_IO;
+        return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "fstat %.160s", path);
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
         errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        return BLOOMSIMD_ERR_IO;
+        return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "%.160s is not a regular file", path);
     }
     *fd_out = fd;
     *size = (uint64_t)st.st_size;
@@ -101,7 +101,7 @@ bloomsimd_status bloomsimd_stream_payload(const bloomsimd_filter *f, int fd, off
     XXH3_state_t *state = XXH3_createState();
     bloomsimd_status st = BLOOMSIMD_OK;
     if (!chunk || !state || XXH3_64bits_reset(state) != XXH_OK) {
-        st = BLOOMSIMD_ERR_NO_MEMORY;
+        st = bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a %zu-byte copy buffer failed", chunk_cap);
         goto done;
     }
     for (size_t off = 0; off < total; off += chunk_cap) {
@@ -109,7 +109,7 @@ bloomsimd_status bloomsimd_stream_payload(const bloomsimd_filter *f, int fd, off
         bloomsimd_payload_copy(f, chunk, off, n);
         (void)XXH3_64bits_update(state, chunk, n);
         if (fd >= 0 && bloomsimd_pwrite_all(fd, chunk, n, payload_offset + (off_t)off) != 0) {
-            st = BLOOMSIMD_ERR_IO;
+            st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "writing the payload");
             goto done;
         }
     }

@@ -44,8 +44,9 @@ static bloomsimd_status fail_unmap(void *map, size_t bytes, int fd, bloomsimd_st
 
 bloomsimd_status bloomsimd_map_with(bloomsimd_filter **out, const char *path, const bloomsimd_load_options *options)
 {
+    bloomsimd_error_clear();
     if (out) *out = NULL;
-    if (!out || !path) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!out || !path) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", out ? "path" : "out");
     bloomsimd_load_choice choice;
     bloomsimd_status st = bloomsimd_load_options_check(options, true, &choice);
     if (st != BLOOMSIMD_OK) return st;
@@ -56,14 +57,25 @@ bloomsimd_status bloomsimd_map_with(bloomsimd_filter **out, const char *path, co
     uint64_t size;
     st = bloomsimd_open_regular(path, writable ? O_RDWR : O_RDONLY, &fd, &size);
     if (st != BLOOMSIMD_OK) return st;
-    if (writable && flock(fd, LOCK_EX | LOCK_NB) != 0) return fail_unmap(NULL, 0, fd, BLOOMSIMD_ERR_IO);
-    /* Too short for a header (also keeps mmap away from length 0). */
-    if (size < BLOOMSIMD_FORMAT_FIXED_BYTES) return fail_unmap(NULL, 0, fd, BLOOMSIMD_ERR_CORRUPT);
-    if (size > SIZE_MAX) return fail_unmap(NULL, 0, fd, BLOOMSIMD_ERR_TOO_LARGE);
+    if (writable && flock(fd, LOCK_EX | LOCK_NB) != 0)
+        return fail_unmap(NULL, 0, fd,
+                          bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "%.160s: another handle maps it writable (flock)", path));
+    if (size < BLOOMSIMD_FORMAT_FIXED_BYTES) {
+        /* Too short for a header (also keeps mmap away from length 0): the
+         * decoder says what the few bytes are not. */
+        uint8_t head[BLOOMSIMD_FORMAT_FIXED_BYTES];
+        ssize_t got = bloomsimd_pread_full(fd, head, (size_t)size, 0);
+        bloomsimd_header h;
+        st = bloomsimd_header_decode(head, got < 0 ? 0 : (size_t)got, size, &h);
+        return fail_unmap(NULL, 0, fd, st != BLOOMSIMD_OK ? st : bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "too short"));
+    }
+    if (size > SIZE_MAX)
+        return fail_unmap(NULL, 0, fd, bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "the file does not fit this address space"));
 
     size_t bytes = (size_t)size;
     void *map = mmap(NULL, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
-    if (map == MAP_FAILED) return fail_unmap(NULL, 0, fd, BLOOMSIMD_ERR_IO);
+    if (map == MAP_FAILED)
+        return fail_unmap(NULL, 0, fd, bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "mmap of %zu bytes", bytes));
 
     uint8_t *header = map;
     bloomsimd_header h;
@@ -75,7 +87,8 @@ bloomsimd_status bloomsimd_map_with(bloomsimd_filter **out, const char *path, co
     if (writable && !(h.state_flags & BLOOMSIMD_FORMAT_STATE_DIRTY)) {
         bloomsimd_le32_put(header + BLOOMSIMD_HDR_STATE_FLAGS, h.state_flags | BLOOMSIMD_FORMAT_STATE_DIRTY);
         bloomsimd_header_reseal(header);
-        if (msync(map, h.payload_offset, MS_SYNC) != 0) return fail_unmap(map, bytes, fd, BLOOMSIMD_ERR_IO);
+        if (msync(map, h.payload_offset, MS_SYNC) != 0)
+            return fail_unmap(map, bytes, fd, bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "msync of the header"));
     }
 
     bloomsimd_filter *f;
@@ -100,7 +113,8 @@ bloomsimd_status bloomsimd_map(bloomsimd_filter **out, const char *path, unsigne
 
 bloomsimd_status bloomsimd_sync(bloomsimd_filter *f)
 {
-    if (!f) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_error_clear();
+    if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "filter is NULL");
     if (f->storage != BLOOMSIMD_STORAGE_FILE_MAP || f->read_only) return BLOOMSIMD_OK;
 
     /* Checksum a snapshot of each layer, make the payload durable, then
@@ -118,12 +132,13 @@ bloomsimd_status bloomsimd_sync(bloomsimd_filter *f)
         st = bloomsimd_stream_payload(bloomsimd_payload_layer(f, i), -1, 0, &checksum);
         bloomsimd_header_set_checksum(&h, i, checksum);
     }
-    if (st == BLOOMSIMD_OK && msync(f->mapping, f->mapping_bytes, MS_SYNC) != 0) st = BLOOMSIMD_ERR_IO;
+    if (st == BLOOMSIMD_OK && msync(f->mapping, f->mapping_bytes, MS_SYNC) != 0)
+        st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "msync of the payload");
     if (st == BLOOMSIMD_OK) {
         uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
         bloomsimd_header_encode(&h, header);
         memcpy(f->mapping, header, h.payload_offset);
-        if (msync(f->mapping, h.payload_offset, MS_SYNC) != 0) st = BLOOMSIMD_ERR_IO;
+        if (msync(f->mapping, h.payload_offset, MS_SYNC) != 0) st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "msync of the header");
     }
     bloomsimd_layers_release(f);
     return st;

@@ -24,15 +24,17 @@ size_t bloomsimd_serialized_size(const bloomsimd_filter *f)
 
 bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_t cap, size_t *written)
 {
+    bloomsimd_error_clear();
     if (written) *written = 0;
-    if (!f || !buf) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!f || !buf) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", f ? "buf" : "filter");
     bloomsimd_header h;
     bloomsimd_layers_hold(f);
     bloomsimd_header_from_filter(f, 0, &h);
     uint64_t need = bloomsimd_header_file_bytes(&h);
     if (cap < need) {
         bloomsimd_layers_release(f);
-        return BLOOMSIMD_ERR_TOO_LARGE;
+        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "buffer of %zu bytes, the filter needs %llu", cap,
+                              (unsigned long long)need);
     }
     uint8_t *out = buf;
     for (uint32_t i = 0; i < h.layers; i++) {
@@ -55,12 +57,14 @@ bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_
 bloomsimd_status bloomsimd_deserialize_with(bloomsimd_filter **out, const void *buf, size_t len,
                                             const bloomsimd_load_options *options)
 {
+    bloomsimd_error_clear();
     if (out) *out = NULL;
-    if (!out || (!buf && len)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!out) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "out is NULL");
+    if (!buf && len) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "buf is NULL with len %zu", len);
     bloomsimd_load_choice choice;
     bloomsimd_status st = bloomsimd_load_options_check(options, false, &choice);
     if (st != BLOOMSIMD_OK) return st;
-    if (!buf) return BLOOMSIMD_ERR_CORRUPT; /* empty input */
+    if (!buf) return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "empty input (0 bytes): not a bloomsimd filter");
 
     const uint8_t *in = buf;
     bloomsimd_header h;

@@ -24,12 +24,18 @@
 
 static bloomsimd_status check_pair(const bloomsimd_filter *dst, const bloomsimd_filter *src)
 {
-    if (!dst || !src) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (dst->read_only) return BLOOMSIMD_ERR_READ_ONLY;
-    if (dst->layers || src->layers) return BLOOMSIMD_ERR_INCOMPATIBLE; /* layered: see layered_union */
+    if (!dst || !src) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", dst ? "src" : "dst");
+    if (dst->read_only) return bloomsimd_check_writable(dst);
+    if (dst->layers || src->layers) /* layered: see layered_union */
+        return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE, "intersect of a layered filter, or union of a layered "
+                                                          "filter with a plain one");
     if (dst->geometry.nblocks != src->geometry.nblocks || dst->geometry.k != src->geometry.k ||
         dst->seed != src->seed)
-        return BLOOMSIMD_ERR_INCOMPATIBLE;
+        return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE,
+                              "dst has %llu blocks, k %u, seed %llu; src has %llu blocks, k %u, seed %llu",
+                              (unsigned long long)dst->geometry.nblocks, (unsigned)dst->geometry.k,
+                              (unsigned long long)dst->seed, (unsigned long long)src->geometry.nblocks,
+                              (unsigned)src->geometry.k, (unsigned long long)src->seed);
     return BLOOMSIMD_OK;
 }
 
@@ -90,9 +96,11 @@ static void merge_items(bloomsimd_filter *dst, const bloomsimd_filter *src, bool
  */
 static bloomsimd_status layered_union(bloomsimd_filter *dst, const bloomsimd_filter *src)
 {
-    if (!dst->layers || !src->layers) return BLOOMSIMD_ERR_INCOMPATIBLE;
+    if (!dst->layers || !src->layers)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE, "union of a layered filter with a plain one");
     bloomsimd_layers *dl = dst->layers, *sl = src->layers;
-    if (dl->kind != sl->kind || dst->seed != src->seed) return BLOOMSIMD_ERR_INCOMPATIBLE;
+    if (dl->kind != sl->kind || dst->seed != src->seed)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE, "the filters differ in kind or seed");
     if (dst == src) return BLOOMSIMD_OK;
     pthread_mutex_t *first = &dl->lock, *second = &sl->lock;
     if ((uintptr_t)first > (uintptr_t)second) first = &sl->lock, second = &dl->lock;
@@ -117,6 +125,9 @@ static bloomsimd_status layered_union(bloomsimd_filter *dst, const bloomsimd_fil
                 st = BLOOMSIMD_ERR_INCOMPATIBLE;
         }
     }
+    if (st != BLOOMSIMD_OK)
+        bloomsimd_fail(st, "the layered filters did not grow alike (layer count, growth, tightening, or "
+                           "blocks and k of some layer differ)");
     for (uint32_t i = 0; st == BLOOMSIMD_OK && i < count; i++) {
         bloomsimd_filter *a = dl->layer[d_slot[i]];
         const bloomsimd_filter *b = sl->layer[s_slot[i]];
@@ -130,6 +141,7 @@ static bloomsimd_status layered_union(bloomsimd_filter *dst, const bloomsimd_fil
 
 bloomsimd_status bloomsimd_union(bloomsimd_filter *dst, const bloomsimd_filter *src)
 {
+    bloomsimd_error_clear();
     if (dst && src && !dst->read_only && (dst->layers || src->layers)) return layered_union(dst, src);
     bloomsimd_status st = check_pair(dst, src);
     if (st != BLOOMSIMD_OK || dst == src) return st;
@@ -144,6 +156,7 @@ bloomsimd_status bloomsimd_union(bloomsimd_filter *dst, const bloomsimd_filter *
 
 bloomsimd_status bloomsimd_intersect(bloomsimd_filter *dst, const bloomsimd_filter *src)
 {
+    bloomsimd_error_clear();
     bloomsimd_status st = check_pair(dst, src);
     if (st != BLOOMSIMD_OK || dst == src) return st;
     uint64_t *d = (uint64_t *)(void *)dst->geometry.words;
