@@ -499,7 +499,8 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_hash_keys(const bloomsimd_filter *filte
 
 /* For layered filters (scalable, window) bits, blocks and memory_bytes are
  * totals over all layers, capacity is the first layer's (a window: each
- * generation's), fpr the target of the whole filter, and k the first layer's. */
+ * generation's), fpr the target of the whole filter, and k the first layer's.
+ */
 typedef struct bloomsimd_info {
     uint64_t capacity;     /* as requested (0 if only bits were given) */
     double fpr;            /* target FPR: requested, or the model's FPR at capacity */
@@ -524,9 +525,44 @@ typedef struct bloomsimd_info {
     int64_t oldest_started_ns;   /* ... when the oldest live generation started (creation, until it rotates out) */
 } bloomsimd_info;
 
-/* Fills *info. No-op if either pointer is NULL. With BLOOMSIMD_CONCURRENT the
+/* Fills *info. No-op if either pointer is NULL. A few loads, whatever the
+ * filter's size (hosts call it per command). With BLOOMSIMD_CONCURRENT the
  * counters may be read mid-insert or mid-rotate (each is some value it had). */
 BLOOMSIMD_API void bloomsimd_get_info(const bloomsimd_filter *filter, bloomsimd_info *info);
+
+/*
+ * How full the filter is, measured from its bits (docs/ESTIMATES.md), so it
+ * sees every key however it was inserted: the saturation signal. A filter
+ * fed more keys than it was sized for keeps answering with a worse FPR;
+ * fpr_now shows it long before the filter saturates: at 7x capacity a 1%
+ * filter answers "maybe" for 92% of absent keys, while its estimate is still
+ * within 0.2%.
+ *
+ *   fill_ratio       bits set / bits, over all layers (bloomsimd_fill_ratio)
+ *   estimated_items  distinct keys, estimated (bloomsimd_estimate_count); finite
+ *   fpr_now          the FPR a lookup of an absent key has now: the exact
+ *                    model of kernels/layout.h at each layer's estimate, 1
+ *                    for a layer with every bit set, layers combined as
+ *                    1 - prod(1 - f_i) (as bloomsimd_predicted_fpr)
+ *   saturated        some layer has fewer than BLOOMSIMD_SATURATED_CLEAR_BITS
+ *                    clear bits: its estimate is no longer reliable (with no
+ *                    clear bit it is the bound (B/k) ln B of its B bits, see
+ *                    bloomsimd_estimate_count)
+ *
+ * Reads every bit once (about 0.6 ns per 8 bytes: ~1 ms per 16 MiB), unlike
+ * bloomsimd_get_info: call it every so many batches, not per key. No-op if
+ * either pointer is NULL. With BLOOMSIMD_CONCURRENT it may run while other
+ * threads insert (the bits are some interleaving of their inserts).
+ */
+#define BLOOMSIMD_SATURATED_CLEAR_BITS 100u
+typedef struct bloomsimd_fill_info {
+    double fill_ratio;
+    double estimated_items;
+    double fpr_now;
+    bool saturated;
+} bloomsimd_fill_info;
+
+BLOOMSIMD_API void bloomsimd_get_fill_info(const bloomsimd_filter *filter, bloomsimd_fill_info *fill);
 
 /* The layout's exact FPR model for this geometry after `items` distinct keys
  * (see README "FPR model"). Scalable filters: the chain after `items` new
@@ -714,8 +750,11 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_union(bloomsimd_filter *dst, const bloo
 BLOOMSIMD_API bloomsimd_status bloomsimd_intersect(bloomsimd_filter *dst, const bloomsimd_filter *src);
 /* Estimated number of distinct keys inserted, from bit occupancy
  * (docs/ESTIMATES.md: formula, error bar, when to trust it). 0 for an empty
- * filter, NaN for NULL, +infinity for a saturated filter. Layered filters:
- * the sum over their layers. */
+ * filter, NaN for NULL, never infinite: a filter with every bit set gives
+ * the bound ln(1/B) / ln(1 - k/B) ~ (B/k) ln B of its B bits (the count at
+ * which one clear bit is expected; it most likely holds at least that many),
+ * and bloomsimd_get_fill_info's `saturated` tells when it is unreliable.
+ * Layered filters: the sum over their layers. */
 BLOOMSIMD_API double bloomsimd_estimate_count(const bloomsimd_filter *filter);
 /* Fraction of bits set, in [0, 1]. NaN for NULL. */
 BLOOMSIMD_API double bloomsimd_fill_ratio(const bloomsimd_filter *filter);

@@ -2,7 +2,8 @@
  * test_estimate.c — fill ratio and the key-count estimate (docs/ESTIMATES.md).
  *
  * Invariants: fill_ratio is the exact fraction of set bits; estimate_count
- * is 0 for an empty filter, +inf for a saturated one, within ±5% of the true
+ * is 0 for an empty filter, the documented finite bound for a full one
+ * (get_fill_info: saturated, FPR now 1), within ±5% of the true
  * count from 10^3 to 10^7 keys up to capacity, and beyond capacity within
  * the error the document derives (5 standard deviations of the exact
  * variance model below, which a Monte Carlo test also checks). Keys are
@@ -84,17 +85,115 @@ Test(estimate, one_key_sets_exactly_k_bits)
     }
 }
 
-Test(estimate, saturated_filter_is_infinite)
+/* ln(1/B) / ln(1 - k/B): the estimate with one clear bit, which a full
+ * filter of B bits reports (include/bloomsimd.h, docs/ESTIMATES.md). */
+static double saturation_bound(double bits, double k) { return log(1.0 / bits) / log1p(-k / bits); }
+
+Test(estimate, saturated_filter_gives_the_documented_bound)
 {
     /* One block, k = 16: each key sets one bit in every word, so a bit stays
      * clear after n keys with probability (31/32)^n; 20000 keys fill it. */
     bloomsimd_options o = {.bits = 512, .k = 16};
     bloomsimd_filter *f = test_filter(&o);
     uint64_t state = 1;
-    add_stream(f, &state, 0, 20000);
+    add_stream(f, &state, 0, 90); /* 512 (31/32)^90 = 29 clear bits expected */
+    bloomsimd_fill_info info;
+    bloomsimd_get_fill_info(f, &info);
+    double partial = bloomsimd_estimate_count(f);
+    cr_assert(bloomsimd_fill_ratio(f) < 1.0 && info.saturated, "a few clear bits left: saturated already");
+    cr_assert(partial < saturation_bound(512, 16), "%g", partial);
+    add_stream(f, &state, 90, 20000);
     cr_assert_eq(bloomsimd_fill_ratio(f), 1.0);
-    cr_assert(isinf(bloomsimd_estimate_count(f)) && bloomsimd_estimate_count(f) > 0);
+    double e = bloomsimd_estimate_count(f);
+    cr_assert(isfinite(e));
+    cr_assert_float_eq(e, saturation_bound(512, 16), 1e-9 * e, "estimate %g", e);
+    cr_assert(e > 120.0 && e < 200.0, "(B/k) ln B = 199.7 for B = 512, k = 16: %g", e);
+    bloomsimd_get_fill_info(f, &info);
+    cr_assert(info.saturated);
+    cr_assert_eq(info.estimated_items, e);
+    cr_assert_eq(info.fpr_now, 1.0);
     bloomsimd_destroy(f);
+}
+
+/* The dedup case of issue 11: a filter fed 7x its capacity. It is not
+ * saturated, its estimate is finite and close, and the FPR now it reports
+ * is the FPR measured on absent keys. */
+static void check_overfull(bloomsimd_filter *f, uint64_t inserted, double estimate_tolerance)
+{
+    bloomsimd_fill_info info;
+    bloomsimd_get_fill_info(f, &info);
+    cr_assert(isfinite(info.estimated_items));
+    cr_assert_eq(info.estimated_items, bloomsimd_estimate_count(f));
+    cr_assert(fabs(info.estimated_items / (double)inserted - 1.0) < estimate_tolerance, "estimate %.0f of %llu",
+              info.estimated_items, (unsigned long long)inserted);
+    enum { QUERIES = 1 << 19 };
+    uint64_t *absent = test_keys(QUERIES, 7);
+    size_t hits = bloomsimd_contains_batch_u64(f, absent, QUERIES, NULL);
+    free(absent);
+    double measured = (double)hits / QUERIES;
+    /* binomial sd at FPR p over 2^19 queries, 6 sd, plus the 1% the model
+     * and the estimate may be off by at this load */
+    double sd = sqrt(measured * (1.0 - measured) / QUERIES);
+    cr_assert(fabs(info.fpr_now - measured) < 6.0 * sd + 0.01 * measured, "FPR now %.5f, measured %.5f",
+              info.fpr_now, measured);
+    bloomsimd_info target;
+    bloomsimd_get_info(f, &target);
+    cr_assert(info.fpr_now > 10.0 * target.fpr, "FPR now %.4f against the target %.4f", info.fpr_now, target.fpr);
+    cr_assert_eq(info.fill_ratio, bloomsimd_fill_ratio(f));
+}
+
+Test(estimate, seven_times_capacity_reports_fpr_now_and_stays_finite)
+{
+    bloomsimd_options o = {.capacity = 200000, .fpr = 0.01};
+    bloomsimd_filter *f = test_filter(&o);
+    uint64_t *keys = test_keys(1400000, 3);
+    cr_assert_eq(bloomsimd_add_batch_u64(f, keys, 1400000), BLOOMSIMD_OK);
+    bloomsimd_fill_info info;
+    bloomsimd_get_fill_info(f, &info);
+    cr_assert(!info.saturated, "about 28000 of 1.98M bits are still clear");
+    check_overfull(f, 1400000, 0.01);
+    bloomsimd_destroy(f);
+
+    /* a window: one generation 7x over, the others empty */
+    o = (bloomsimd_options){.capacity = 20000, .fpr = 0.01, .generations = 3};
+    f = test_filter(&o);
+    cr_assert_eq(bloomsimd_add_batch_u64(f, keys, 140000), BLOOMSIMD_OK);
+    check_overfull(f, 140000, 0.02);
+    /* and a full one: saturated, the bound, FPR now 1 */
+    cr_assert_eq(bloomsimd_rotate(f), BLOOMSIMD_OK);
+    cr_assert_eq(bloomsimd_add_batch_u64(f, keys, 1400000), BLOOMSIMD_OK);
+    bloomsimd_get_fill_info(f, &info);
+    cr_assert(info.saturated && isfinite(info.estimated_items));
+    cr_assert_eq(info.fpr_now, 1.0);
+    bloomsimd_destroy(f);
+    free(keys);
+}
+
+Test(estimate, layered_filters_sum_their_layers)
+{
+    /* a scalable filter grown by 7x its first capacity: keys counted by
+     * add_new, so every layer is filled to its own capacity */
+    bloomsimd_options o = {.capacity = 20000, .fpr = 0.01, .growth = 2};
+    bloomsimd_filter *f = test_filter(&o);
+    uint64_t *keys = test_keys(140000, 4);
+    size_t fresh = 0;
+    cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys, 140000, NULL, &fresh), BLOOMSIMD_OK);
+    bloomsimd_fill_info info;
+    bloomsimd_get_fill_info(f, &info);
+    bloomsimd_info shape;
+    bloomsimd_get_info(f, &shape);
+    cr_assert(shape.layers >= 3, "%u layers", shape.layers);
+    cr_assert(!info.saturated);
+    cr_assert(fabs(info.estimated_items / (double)fresh - 1.0) < 0.02, "estimate %.0f of %zu new keys",
+              info.estimated_items, fresh);
+    /* the chain keeps its target: FPR now at most fpr, and the model agrees
+     * with the layers' predicted FPR at the keys they hold */
+    cr_assert(info.fpr_now <= shape.fpr * 1.05, "FPR now %g, target %g", info.fpr_now, shape.fpr);
+    cr_assert_eq(info.fill_ratio, bloomsimd_fill_ratio(f));
+    cr_assert(fabs(info.fpr_now - bloomsimd_predicted_fpr(f, fresh)) < 0.1 * info.fpr_now, "%g vs %g",
+              info.fpr_now, bloomsimd_predicted_fpr(f, fresh));
+    bloomsimd_destroy(f);
+    free(keys);
 }
 
 Test(estimate, fill_ratio_is_the_exact_fraction_of_set_bits)

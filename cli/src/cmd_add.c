@@ -40,7 +40,7 @@ static void warn_if_over_capacity(const bloomsimd_filter *f, const char *path)
     /* 2% above: the estimate's own noise at capacity is far below that, so a
      * filter filled to exactly its capacity does not warn. */
     if (!(keys > 1.02 * (double)info.capacity)) return;
-    if (isinf(keys)) {
+    if (bloomsimd_fill_ratio(f) >= 1.0) {
         cli_warn("%s is saturated (every bit set): every query now answers 'maybe present'", path);
         return;
     }

@@ -74,7 +74,7 @@ static void print_text(const facts *x)
     if (i->items) printf("keys counted new:  %llu (by insert-and-report-new in this process)\n",
                          (unsigned long long)i->items);
     printf("fill:              %.4f%% of bits set\n", 100.0 * x->fill);
-    if (isinf(x->keys)) {
+    if (x->fill >= 1.0) {
         printf("estimated keys:    saturated (every bit set): every query answers 'maybe'\n");
     } else {
         printf("estimated keys:    %.0f", x->keys);
@@ -123,7 +123,7 @@ static void print_json(const facts *x)
     printf("\"concurrent\":%s,\"no_hugepages\":%s,", i->flags & BLOOMSIMD_CONCURRENT ? "true" : "false",
            i->flags & BLOOMSIMD_NO_HUGEPAGES ? "true" : "false");
     json_number("fill", x->fill, ",");
-    printf("\"saturated\":%s,", isinf(x->keys) ? "true" : "false");
+    printf("\"saturated\":%s,", x->fill >= 1.0 ? "true" : "false");
     json_number("estimated_keys", x->keys, ",");
     json_number("fpr_now", x->fpr_now, "");
     printf("}\n");

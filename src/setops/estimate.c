@@ -11,8 +11,19 @@
  * Solving for n at the observed X:
  *     n^ = ln(1 - X/B) / ln(1 - k/B)
  * The logarithms are taken with log1p so that a nearly empty filter of 2^41
- * bits keeps full precision. X = 0 gives 0; X = B (no clear bit left, no
- * information about n) gives +infinity.
+ * bits keeps full precision. X = 0 gives 0.
+ *
+ * Saturation. The estimate is only as good as the clear bits Z = B - X that
+ * are left: sd(n^)/n ~ 1/(lambda sqrt(Z)) (docs/ESTIMATES.md). With Z = 0
+ * the bits say nothing more about n, so instead of +infinity the estimate
+ * is the bound it would have with one clear bit,
+ *     n_max = ln(1/B) / ln(1 - k/B)  ~  (B/k) ln B,
+ * the count at which the expected number of clear bits reaches 1: a full
+ * filter most likely holds at least about that many keys. A layer with
+ * fewer than BLOOMSIMD_SATURATED_CLEAR_BITS clear bits is "saturated":
+ * bloomsimd_get_fill_info says so, and its FPR now is 1 when no bit is clear. Rejected:
+ * +infinity (the first version): callers had to special-case it, and a sum
+ * over layers or a cast to an integer went wrong silently.
  *
  * Code outside kernels/ has baseline flags, so the popcount is portable SWAR
  * arithmetic rather than the popcnt instruction; docs/ESTIMATES.md gives its
@@ -89,27 +100,67 @@ double bloomsimd_fill_ratio(const bloomsimd_filter *f)
     return (double)count_set_bits(f) / bits;
 }
 
-static double estimate_one(const bloomsimd_filter *f)
+/* One plain filter (or layer): its bits, its estimate, its FPR now, and
+ * whether it is saturated. */
+typedef struct layer_estimate {
+    double set, bits;
+    double keys;
+    double fpr;
+    bool saturated;
+} layer_estimate;
+
+static layer_estimate estimate_one(const bloomsimd_filter *f)
 {
     uint64_t bits = f->geometry.nblocks * BLOOMSIMD_BLOCK_BITS;
     uint64_t set = count_set_bits(f);
-    if (set == 0) return 0.0;
-    if (set >= bits) return INFINITY;
+    layer_estimate e = {(double)set, (double)bits, 0.0, 0.0, false};
+    if (set == 0) return e;
+    uint64_t clear = bits - set;
+    e.saturated = clear < BLOOMSIMD_SATURATED_CLEAR_BITS;
     double b = (double)bits;
-    return log1p(-(double)set / b) / log1p(-(double)f->geometry.k / b);
+    /* no clear bit: the bound of one clear bit (see the top of the file) */
+    double x = clear == 0 ? b - 1.0 : (double)set;
+    e.keys = log1p(-x / b) / log1p(-(double)f->geometry.k / b);
+    /* every bit set: every lookup hits, whatever the model says at n_max */
+    e.fpr = clear == 0 ? 1.0 : bloomsimd_model_fpr(e.keys, (double)f->geometry.nblocks, f->geometry.k);
+    return e;
+}
+
+/* The sums over a layered filter's layers. Layers hold disjoint insertions
+ * (a scalable filter puts each new key in one layer), so their estimates
+ * add; a window's generations may share refreshed keys, which then count
+ * once per generation (docs/ESTIMATES.md, "Layered filters"). A lookup
+ * probes every layer, so the FPRs combine as in bloomsimd_predicted_fpr:
+ * layers modelled as independent, 1 - prod(1 - f_i). */
+static layer_estimate estimate_all(const bloomsimd_filter *f)
+{
+    if (!f->layers) return estimate_one(f);
+    const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
+    size_t layers = bloomsimd_layers_in_order(f, order);
+    layer_estimate total = {0.0, 0.0, 0.0, 0.0, false};
+    double miss = 1.0;
+    for (size_t i = 0; i < layers; i++) {
+        layer_estimate e = estimate_one(order[i]);
+        total.set += e.set;
+        total.bits += e.bits;
+        total.keys += e.keys;
+        total.saturated |= e.saturated;
+        miss *= 1.0 - e.fpr;
+    }
+    total.fpr = 1.0 - miss;
+    return total;
 }
 
 double bloomsimd_estimate_count(const bloomsimd_filter *f)
 {
     if (!f) return NAN;
-    if (!f->layers) return estimate_one(f);
-    /* Layers hold disjoint insertions (a scalable filter puts each new key in
-     * one layer), so their estimates add; a window's generations may share
-     * refreshed keys, which then count once per generation
-     * (docs/ESTIMATES.md, "Layered filters"). */
-    const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
-    size_t layers = bloomsimd_layers_in_order(f, order);
-    double total = 0.0;
-    for (size_t i = 0; i < layers; i++) total += estimate_one(order[i]);
-    return total;
+    return estimate_all(f).keys;
+}
+
+void bloomsimd_get_fill_info(const bloomsimd_filter *f, bloomsimd_fill_info *fill)
+{
+    if (!f || !fill) return;
+    layer_estimate e = estimate_all(f);
+    *fill = (bloomsimd_fill_info){
+        .fill_ratio = e.set / e.bits, .estimated_items = e.keys, .fpr_now = e.fpr, .saturated = e.saturated};
 }
