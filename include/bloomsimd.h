@@ -127,7 +127,7 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *
  *   capacity  expected number of distinct keys. Required unless bits is set.
  *   fpr       target false-positive rate at capacity, in [BLOOMSIMD_MIN_FPR, 1).
- *             0 means BLOOMSIMD_DEFAULT_FPR.
+ *             0 means BLOOMSIMD_DEFAULT_FPR (bloomsimd_create refuses 0).
  *   bits      explicit filter size in bits; rounded up to whole 512-bit blocks.
  *             0 means: the fewest blocks whose modelled FPR at capacity <= fpr.
  *   k         bits set per key, 1..BLOOMSIMD_MAX_K. 0 means: the k that needs
