@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# cli_check.sh BENCH EXAMPLE — option parsing of bloomsimd-bench and
-# bloomsimd-example (CTest: bench_cli). Every bad value must be refused with
-# exit status 1 (the example: 2) and exactly one line on stderr that names
-# the option and what is allowed; every documented number form must parse.
+# cli_check.sh BENCH EXAMPLE [DEDUP JOIN GROWING WINDOW] — option parsing of
+# bloomsimd-bench and the examples (CTest: bench_cli). Every bad value must
+# be refused with exit status 1 (the examples: 2) and, for the bench, exactly
+# one line on stderr that names the option and what is allowed (the
+# examples: that line, then their usage line); every documented number form
+# must parse, in every program the same way (examples/args.h).
 # Options placed before --help are parsed, then --help exits 0 without
 # running anything, which is how the good forms are checked quickly.
 set -uo pipefail
 bench=$1 example=$2
+dedup=${3:-} join=${4:-} growing=${5:-} window=${6:-}
 fail=0
 
 bad() { # expected-substring args...
@@ -80,4 +83,33 @@ ex 0 10000 0.001
 ex 2 1e4x
 ex 2 1.5
 ex 2 1e4 1e-12
+
+# the other examples: the same number forms, refusals that name the range
+run() { # program expected-rc expected-stderr-substring args... (stdin: two equal lines)
+  local prog=$1 want=$2 text=$3
+  shift 3
+  local err rc
+  # a here-string, not a pipe: a program that reads no input must not see SIGPIPE's exit status
+  err=$("$prog" "$@" 2>&1 >/dev/null <<<$'a\na')
+  rc=$?
+  if [ $rc -ne "$want" ] || ! grep -qF -- "$text" <<<"$err"; then
+    echo "FAIL: $(basename "$prog") $* -> rc $rc, stderr: $err (want rc $want and '$text')"
+    fail=1
+  else
+    echo "ok: $(basename "$prog") $* -> rc $rc"
+  fi
+}
+if [ -n "$dedup" ]; then
+  run "$dedup" 0 "2 lines, 1 printed" 1e5 1%
+  run "$dedup" 0 "2 lines, 1 printed" 10^5 0.001
+  run "$dedup" 2 "capacity '1e5x': allowed 1 .. 1e10" 1e5x
+  run "$dedup" 2 "fpr '1': allowed 1e-10 <= fpr < 1" 1e5 1
+  run "$join" 0 "" 1e3 1e4 5
+  run "$join" 2 "probe rows '1e4.5': allowed" 1e3 1e4.5
+  run "$join" 2 "match % '101': allowed" 1e3 1e4 101
+  run "$growing" 0 "" 1e4 1% 0.5
+  run "$growing" 2 "tightening '1': allowed" 1e4 1% 1
+  run "$window" 0 "" 2e3
+  run "$window" 2 "keys per hour '0': allowed 1 .. 1e9" 0
+fi
 exit $fail

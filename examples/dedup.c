@@ -12,12 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h" /* 1e6, 10^6, 1%: numbers read as bloomsimd-bench reads them */
+
 #define BATCH 4096
 
 int main(int argc, char **argv)
 {
-    uint64_t capacity = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
-    double fpr = argc > 2 ? strtod(argv[2], NULL) : 0.001;
+    uint64_t capacity = 10000000;
+    double fpr = 0.001;
+    const char *usage = "bloomsimd-example-dedup [capacity, e.g. 1e7] [fpr, e.g. 0.001 or 0.1%] < in > out";
+    if (argc > 3) return example_refuse("dedup", "arguments", argv[3], "at most 2", usage);
+    if (argc > 1 && !example_count(argv[1], 1, 10000000000u, &capacity))
+        return example_refuse("dedup", "capacity", argv[1], "1 .. 1e10 keys (10000000, 1e7 or 10^7)", usage);
+    if (argc > 2 && !example_rate(argv[2], 1e-10, 1.0, &fpr))
+        return example_refuse("dedup", "fpr", argv[2], "1e-10 <= fpr < 1 (0.001, 1e-3 or 0.1%)", usage);
     bloomsimd_filter *seen;
     bloomsimd_status st = bloomsimd_create(&seen, capacity, fpr);
     if (st != BLOOMSIMD_OK) {

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "args.h" /* 1e6, 10^6, 1%: numbers read as bloomsimd-bench reads them */
+
 #define BATCH 65536
 
 static uint64_t mix(uint64_t x)
@@ -22,9 +24,17 @@ static uint64_t mix(uint64_t x)
 
 int main(int argc, char **argv)
 {
-    uint64_t total = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
-    double fpr = argc > 2 ? strtod(argv[2], NULL) : 0.01;
-    double tightening = argc > 3 ? strtod(argv[3], NULL) : 0.0; /* 0: the default, 0.5 */
+    uint64_t total = 10000000;
+    double fpr = 0.01;
+    double tightening = 0.0; /* 0: the default, 0.5 */
+    const char *usage = "bloomsimd-example-growing [keys, e.g. 1e7] [fpr, e.g. 1%] [tightening, 0 or in (0, 1)]";
+    if (argc > 4) return example_refuse("growing", "arguments", argv[4], "at most 3", usage);
+    if (argc > 1 && !example_count(argv[1], 1, 10000000000u, &total))
+        return example_refuse("growing", "keys", argv[1], "1 .. 1e10 (10000000, 1e7 or 10^7)", usage);
+    if (argc > 2 && !example_rate(argv[2], 1e-10, 1.0, &fpr))
+        return example_refuse("growing", "fpr", argv[2], "1e-10 <= fpr < 1 (0.01, 1e-2 or 1%)", usage);
+    if (argc > 3 && !example_rate(argv[3], 0.0, 1.0, &tightening))
+        return example_refuse("growing", "tightening", argv[3], "0 (the default, 0.5) or 0 < r < 1", usage);
     bloomsimd_options o = {.capacity = 10000, .fpr = fpr, .growth = 2, .tightening = tightening};
     bloomsimd_filter *f;
     bloomsimd_status st = bloomsimd_create_with(&f, &o);

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "args.h" /* 1e6, 10^6, 1%: numbers read as bloomsimd-bench reads them */
+
 #define VECTOR 2048 /* rows per probe vector, as a vectorised engine would pass them */
 
 static uint64_t mix(uint64_t x)
@@ -22,9 +24,15 @@ static uint64_t mix(uint64_t x)
 
 int main(int argc, char **argv)
 {
-    uint64_t build_rows = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
-    uint64_t probe_rows = argc > 2 ? strtoull(argv[2], NULL, 10) : 10000000;
-    unsigned match_pct = argc > 3 ? (unsigned)atoi(argv[3]) : 5;
+    uint64_t build_rows = 1000000, probe_rows = 10000000, match_pct = 5;
+    const char *usage = "bloomsimd-example-join [build rows, e.g. 1e6] [probe rows, e.g. 1e7] [match %, e.g. 5]";
+    if (argc > 4) return example_refuse("join", "arguments", argv[4], "at most 3", usage);
+    if (argc > 1 && !example_count(argv[1], 1, 1000000000u, &build_rows))
+        return example_refuse("join", "build rows", argv[1], "1 .. 1e9 (1000000, 1e6 or 10^6)", usage);
+    if (argc > 2 && !example_count(argv[2], 1, 10000000000u, &probe_rows))
+        return example_refuse("join", "probe rows", argv[2], "1 .. 1e10 (10000000, 1e7 or 10^7)", usage);
+    if (argc > 3 && !example_count(argv[3], 0, 100, &match_pct))
+        return example_refuse("join", "match %", argv[3], "a whole percentage, 0 .. 100", usage);
 
     bloomsimd_filter *keys;
     bloomsimd_status st = bloomsimd_create(&keys, build_rows, 0.01);

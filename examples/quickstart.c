@@ -8,41 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Numbers read as bloomsimd-bench reads them: 1000000, 1e6 or 10^6 keys;
- * an FPR of 0.01, 1e-2 or 1%. Anything else is refused, never truncated. */
-static int parse_keys(const char *s, uint64_t *out)
-{
-    char *end;
-    double v;
-    if (strncmp(s, "10^", 3) == 0) {
-        long e = strtol(s + 3, &end, 10);
-        if (end == s + 3 || e < 0 || e > 10) return 0;
-        for (v = 1; e > 0; e--) v *= 10;
-    } else {
-        v = strtod(s, &end);
-        if (end == s) return 0;
-    }
-    if (*end || !(v >= 1 && v <= 1e10) || v != (double)(uint64_t)v) return 0;
-    *out = (uint64_t)v;
-    return 1;
-}
+#include "args.h" /* 1e6, 10^6, 1%: numbers read as bloomsimd-bench reads them */
 
-static int parse_fpr(const char *s, double *out)
-{
-    char *end;
-    *out = strtod(s, &end);
-    if (end != s && *end == '%') *out /= 100.0, end++;
-    return end != s && !*end && *out >= 1e-10 && *out < 1;
-}
+#define USAGE "bloomsimd-example [keys: 1 .. 1e10, e.g. 1e6] [fpr: 1e-10 .. <1, e.g. 0.01 or 1%]"
 
 int main(int argc, char **argv)
 {
     uint64_t n = 1000000;
     double fpr = 0.01;
-    if (argc > 3 || (argc > 1 && !parse_keys(argv[1], &n)) || (argc > 2 && !parse_fpr(argv[2], &fpr))) {
-        fprintf(stderr, "usage: bloomsimd-example [keys: 1 .. 1e10, e.g. 1e6] [fpr: 1e-10 .. <1, e.g. 0.01 or 1%%]\n");
+    if (argc > 3) {
+        fprintf(stderr, "usage: %s\n", USAGE);
         return 2;
     }
+    if (argc > 1 && !example_count(argv[1], 1, 10000000000u, &n))
+        return example_refuse("bloomsimd-example", "keys", argv[1], "1 .. 1e10 (1000000, 1e6 or 10^6)", USAGE);
+    if (argc > 2 && !example_rate(argv[2], 1e-10, 1.0, &fpr))
+        return example_refuse("bloomsimd-example", "fpr", argv[2], "1e-10 <= fpr < 1 (0.01, 1e-2 or 1%)", USAGE);
 
     bloomsimd_filter *filter;
     bloomsimd_status st = bloomsimd_create(&filter, n, fpr);

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "args.h" /* 1e6, 10^6, 1%: numbers read as bloomsimd-bench reads them */
+
 #define HOURS 48
 #define BATCH 4096
 
@@ -42,7 +44,11 @@ static uint64_t event_id(uint64_t hour, uint64_t i, uint64_t per_hour)
 
 int main(int argc, char **argv)
 {
-    uint64_t per_hour = argc > 1 ? strtoull(argv[1], NULL, 10) : 200000;
+    uint64_t per_hour = 200000;
+    const char *usage = "bloomsimd-example-window [keys per hour, e.g. 2e5]";
+    if (argc > 2) return example_refuse("window", "arguments", argv[2], "at most 1", usage);
+    if (argc > 1 && !example_count(argv[1], 1, 1000000000u, &per_hour))
+        return example_refuse("window", "keys per hour", argv[1], "1 .. 1e9 (200000 or 2e5)", usage);
     bloomsimd_options o = {.capacity = per_hour, .fpr = 0.0001, .generations = 24};
     bloomsimd_filter *window;
     bloomsimd_status st = bloomsimd_create_with(&window, &o);

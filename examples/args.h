@@ -1,0 +1,54 @@
+/*
+ * args.h — the numbers the examples take on their command lines, read as
+ * bloomsimd-bench reads them: a count as 1000000, 1e6 or 10^6; a rate as
+ * 0.01, 1e-2 or 1%. Anything else, or a value out of range, is refused with
+ * one line that names the allowed range: never truncated (strtoull reads
+ * "1e6" as 1) and never passed on to fail later.
+ */
+#ifndef BLOOMSIMD_EXAMPLE_ARGS_H
+#define BLOOMSIMD_EXAMPLE_ARGS_H
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A whole number in [lo, hi] (hi at most 2^53, where doubles stop being exact). */
+static inline int example_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end;
+    double v;
+    if (strncmp(s, "10^", 3) == 0) {
+        long e = strtol(s + 3, &end, 10);
+        if (end == s + 3 || e < 0 || e > 15) return 0;
+        for (v = 1; e > 0; e--) v *= 10;
+    } else {
+        v = strtod(s, &end);
+        if (end == s) return 0;
+    }
+    if (*end || !(v >= (double)lo && v <= (double)hi) || v != (double)(uint64_t)v) return 0;
+    *out = (uint64_t)v;
+    return 1;
+}
+
+/* A rate in [lo, hi): 0.01, 1e-2 or 1%. */
+static inline int example_rate(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end != s && *end == '%') v /= 100.0, end++;
+    if (end == s || *end || !(v >= lo && v < hi)) return 0;
+    *out = v;
+    return 1;
+}
+
+/* The refusal: "<prog>: <what> '<arg>': allowed <range>", then the usage line; exit status 2. */
+static inline int example_refuse(const char *prog, const char *what, const char *arg, const char *range,
+                                 const char *usage)
+{
+    fprintf(stderr, "%s: %s '%s': allowed %s\nusage: %s\n", prog, what, arg, range, usage);
+    return 2;
+}
+
+#endif
