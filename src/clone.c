@@ -28,7 +28,7 @@ static bloomsimd_status clone_plain(const bloomsimd_filter *src, const bloomsimd
                                     bloomsimd_filter **out)
 {
     bloomsimd_filter *f = malloc(sizeof *f);
-    if (!f) return BLOOMSIMD_ERR_NO_MEMORY;
+    if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a filter object failed");
     bloomsimd_filter_init(f, src->geometry.nblocks, src->geometry.k, like->seed, like->flags, like->kernel);
     bloomsimd_status st = bloomsimd_alloc_bits(f, src->geometry.nblocks, like->flags);
     if (st != BLOOMSIMD_OK) {
@@ -71,8 +71,9 @@ static bloomsimd_status clone_layered(const bloomsimd_filter *src, bloomsimd_fil
 
 bloomsimd_status bloomsimd_clone(bloomsimd_filter **out, const bloomsimd_filter *src)
 {
+    bloomsimd_error_clear();
     if (out) *out = NULL;
-    if (!out || !src) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!out || !src) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", out ? "src" : "out");
     if (!src->layers) return clone_plain(src, src, out);
     bloomsimd_layers_hold(src);
     bloomsimd_status st = clone_layered(src, out);

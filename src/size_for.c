@@ -20,8 +20,9 @@
 
 bloomsimd_status bloomsimd_size_for(const bloomsimd_options *o, bloomsimd_sizing *s)
 {
+    bloomsimd_error_clear();
     if (s) memset(s, 0, sizeof *s);
-    if (!o || !s) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!o || !s) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", o ? "sizing" : "options");
 
     bool layered = o->growth != 0 || o->tightening != 0.0 || o->generations > 1;
     bloomsimd_geometry_choice choice;

@@ -386,3 +386,34 @@ Test(error_detail, each_thread_has_its_own)
     /* this thread failed nothing */
     cr_assert_str_eq(bloomsimd_last_error(), "");
 }
+
+Test(error_detail, load_options_clone_and_sizing)
+{
+    uint8_t *buf = valid_file();
+    bloomsimd_filter *f = NULL;
+    bloomsimd_load_options lo = {.kernel = "avx3"};
+    cr_assert_eq(bloomsimd_deserialize_with(&f, buf, FILE_BYTES, &lo), BLOOMSIMD_ERR_KERNEL_UNAVAILABLE);
+    cr_assert_detail("kernel \"avx3\" names no compiled kernel");
+    lo = (bloomsimd_load_options){.flags = 0x40};
+    cr_assert_eq(bloomsimd_deserialize_with(&f, buf, FILE_BYTES, &lo), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_detail("unknown flags 0x40");
+    lo = (bloomsimd_load_options){.map_flags = BLOOMSIMD_MAP_WRITABLE};
+    cr_assert_eq(bloomsimd_deserialize_with(&f, buf, FILE_BYTES, &lo), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_detail("only bloomsimd_map_with maps");
+    cr_assert_eq(bloomsimd_deserialize_with(&f, buf, FILE_BYTES, NULL), BLOOMSIMD_OK);
+    cr_assert_str_eq(bloomsimd_last_error(), "");
+    bloomsimd_filter *copy = NULL;
+    cr_assert_eq(bloomsimd_clone(&copy, NULL), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_detail("src is NULL");
+    cr_assert_eq(bloomsimd_clone(&copy, f), BLOOMSIMD_OK);
+    cr_assert_str_eq(bloomsimd_last_error(), "");
+    bloomsimd_sizing s;
+    cr_assert_eq(bloomsimd_size_for(NULL, &s), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_detail("options is NULL");
+    bloomsimd_options o = {.capacity = 1000, .fpr = 1e-11};
+    cr_assert_eq(bloomsimd_size_for(&o, &s), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_detail("fpr 1e-11 is below the minimum 1e-10");
+    bloomsimd_destroy(copy);
+    bloomsimd_destroy(f);
+    free(buf);
+}

@@ -21,8 +21,13 @@ bloomsimd_status bloomsimd_load_options_check(const bloomsimd_load_options *o, b
 {
     bloomsimd_load_options none = {0};
     if (!o) o = &none;
-    if (o->flags & ~BLOOMSIMD_KNOWN_FLAGS) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
-    if (o->map_flags & ~(allow_map ? KNOWN_MAP_FLAGS : 0u)) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (o->flags & ~BLOOMSIMD_KNOWN_FLAGS)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "unknown flags 0x%x in the load options",
+                              (unsigned)(o->flags & ~BLOOMSIMD_KNOWN_FLAGS));
+    if (o->map_flags & ~(allow_map ? KNOWN_MAP_FLAGS : 0u))
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, allow_map ? "unknown map flags 0x%x" :
+                                                                          "map flags 0x%x: only bloomsimd_map_with maps",
+                              (unsigned)(o->map_flags & ~(allow_map ? KNOWN_MAP_FLAGS : 0u)));
     choice->flags = o->flags;
     choice->map_flags = o->map_flags;
     return bloomsimd_select_kernel(o->kernel, &choice->kernel);
