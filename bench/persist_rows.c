@@ -2,8 +2,10 @@
  * persist_rows.c — rows for persistence and set operations, at one size:
  *   - batched negative lookups on a read-only mapped file (bloomsimd_save +
  *     bloomsimd_map) against the same file loaded onto the heap
- *     (bloomsimd_load), interleaved. Both get the library's default kernel
- *     (load and map take no kernel option yet), so the two rows differ only
+ *     (bloomsimd_load), interleaved. Both get the kernel of the filter that
+ *     was saved, the run's fastest (bloomsimd_load_options.kernel; without
+ *     it they would get the library's default, which a run with --kernels
+ *     avx2 compared against an avx512 mapping), so the two rows differ only
  *     by where the bits live: the mapping is MAP_SHARED page cache (4 KiB
  *     pages), the loaded filter gets transparent huge pages when the kernel
  *     allows; the difference is mostly TLB misses on large filters;
@@ -60,14 +62,16 @@ static void mapped_rows(const bench_options *o, bloomsimd_filter *filled, const 
     if (r) r->value = (double)bytes / (t1 - t0), snprintf(r->note, sizeof r->note, "GB/s, fsync included");
 
     bloomsimd_filter *mapped = NULL;
-    st = bloomsimd_map(&mapped, path, BLOOMSIMD_MAP_READ_ONLY);
+    bloomsimd_load_options same_kernel = {.kernel = kernel, .map_flags = BLOOMSIMD_MAP_READ_ONLY};
+    st = bloomsimd_map_with(&mapped, path, &same_kernel);
     if (st != BLOOMSIMD_OK) {
         fprintf(stderr, "note: mapped-file rows skipped: bloomsimd_map: %s\n", bloomsimd_last_error());
         unlink(path);
         return;
     }
     bloomsimd_filter *loaded = NULL;
-    st = bloomsimd_load(&loaded, path);
+    same_kernel.map_flags = 0;
+    st = bloomsimd_load_with(&loaded, path, &same_kernel);
     if (st != BLOOMSIMD_OK) {
         fprintf(stderr, "note: mapped-file rows skipped: bloomsimd_load: %s\n", bloomsimd_last_error());
         bloomsimd_destroy(mapped);

@@ -253,8 +253,7 @@ void bench_print_threads(const bench_options *o)
         if (!any) {
             char keys[32];
             bench_format_keys(keys, sizeof keys, r->keys);
-            printf("\n== persistence and set operations, %s keys "
-                   "(load and map take the library's default kernel) ==\n",
+            printf("\n== persistence and set operations, %s keys (load and map on the saved filter's kernel) ==\n",
                    keys);
             any = true;
         }
