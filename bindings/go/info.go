@@ -90,8 +90,10 @@ func (f *Filter) PredictedFPR(items uint64) float64 {
 }
 
 // EstimateCount estimates the number of distinct keys inserted, from the
-// fraction of bits set (docs/ESTIMATES.md): 0 for an empty filter, +Inf for
-// a saturated one, NaN for a closed one.
+// fraction of bits set (docs/ESTIMATES.md): 0 for an empty filter, NaN for a
+// closed one. It is always finite: a layer with every bit set contributes the
+// library's documented bound (bloomsimd_estimate_count in bloomsimd.h), which
+// is a floor, not an estimate.
 func (f *Filter) EstimateCount() float64 {
 	if f.c == nil {
 		return math.NaN()

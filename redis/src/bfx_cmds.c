@@ -140,9 +140,9 @@ int bsrx_cmd_estimate(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 2) return rm_WrongArity(ctx);
     bloomsimd_filter *f = bsr_open_existing(ctx, argv[1], REDISMODULE_READ);
     if (!f) return REDISMODULE_OK;
+    /* always finite: a full layer contributes the library's bound */
     double e = bloomsimd_estimate_count(f);
-    if (!isfinite(e)) return rm_ReplyWithError(ctx, "ERR filter is saturated: no estimate");
-    return rm_ReplyWithLongLong(ctx, llround(e));
+    return rm_ReplyWithLongLong(ctx, isfinite(e) ? llround(e) : 0);
 }
 
 /* BFX.INFO key: what the filter is and how it is doing, as a map. */

@@ -241,6 +241,19 @@ def test_card(raw):
     assert raw("BF.CARD", "s") == Err(WRONGTYPE)
 
 
+def test_bfx_estimate_tracks_distinct_items(raw):
+    """BFX.ESTIMATE: the fill-based estimate, an integer near the distinct count; a filter
+    filled far past its capacity still answers a finite integer (the library bounds it)."""
+    assert raw("BF.RESERVE", "est", "0.01", "100000", "NONSCALING") == "OK"
+    for start in range(0, 5000, 500):
+        raw("BF.MADD", "est", *[f"k{i}" for i in range(start, start + 500)])
+    e = raw("BFX.ESTIMATE", "est")
+    assert isinstance(e, int) and abs(e - 5000) <= 250, e
+    assert raw("BF.RESERVE", "tiny", "0.5", "1", "NONSCALING") == "OK"
+    assert raw("BF.ADD", "tiny", "a") == 1
+    assert isinstance(raw("BFX.ESTIMATE", "tiny"), int)
+
+
 # ---- RESP3 --------------------------------------------------------------------------------------
 
 
