@@ -77,11 +77,7 @@ size_t bloomsimd_layered_lookup(const bloomsimd_filter *f, const uint64_t *src, 
     size_t total = 0;
     for (size_t base = 0; base < n; base += BLOOMSIMD_CHAIN_CHUNK) {
         size_t count = n - base < BLOOMSIMD_CHAIN_CHUNK ? n - base : BLOOMSIMD_CHAIN_CHUNK;
-        const uint64_t *h = src + base;
-        if (src_keys) {
-            f->kernel->hash_u64(f->geometry.hash_bitflip, src + base, count, hashed);
-            h = hashed;
-        }
+        const uint64_t *h = bloomsimd_chunk_hashes(f, src, src_keys, base, count, hashed);
         uint8_t *found = (form == BLOOMSIMD_HITS_BYTES && out) ? (uint8_t *)out + base : found_local;
         const bloomsimd_filter *first = order[0];
         size_t pending = first->kernel->contains_hashes(&first->geometry, h, count, BLOOMSIMD_HITS_BYTES, found);

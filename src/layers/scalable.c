@@ -146,11 +146,7 @@ bloomsimd_status bloomsimd_scalable_insert(bloomsimd_filter *f, const uint64_t *
     *fresh = 0;
     for (size_t base = 0; base < n; base += BLOOMSIMD_CHAIN_CHUNK) {
         size_t count = n - base < BLOOMSIMD_CHAIN_CHUNK ? n - base : BLOOMSIMD_CHAIN_CHUNK;
-        const uint64_t *h = src + base;
-        if (src_keys) {
-            f->kernel->hash_u64(f->geometry.hash_bitflip, src + base, count, hashed);
-            h = hashed;
-        }
+        const uint64_t *h = bloomsimd_chunk_hashes(f, src, src_keys, base, count, hashed);
         bloomsimd_status st = insert_chunk(f, h, count, out ? out + base : NULL, fresh, report);
         if (st != BLOOMSIMD_OK) {
             if (out && base + count < n) memset(out + base + count, 0, n - base - count);

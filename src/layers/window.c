@@ -90,11 +90,7 @@ bloomsimd_status bloomsimd_window_insert(bloomsimd_filter *f, const uint64_t *sr
     uint8_t flags_local[BLOOMSIMD_CHAIN_CHUNK], found[BLOOMSIMD_CHAIN_CHUNK];
     for (size_t base = 0; base < n; base += BLOOMSIMD_CHAIN_CHUNK) {
         size_t count = n - base < BLOOMSIMD_CHAIN_CHUNK ? n - base : BLOOMSIMD_CHAIN_CHUNK;
-        const uint64_t *h = src + base;
-        if (src_keys) {
-            f->kernel->hash_u64(f->geometry.hash_bitflip, src + base, count, hashed);
-            h = hashed;
-        }
+        const uint64_t *h = bloomsimd_chunk_hashes(f, src, src_keys, base, count, hashed);
         /* every key goes into the current generation (a repeat refreshes
          * it); the one pass says which were new to it, in key order */
         uint8_t *flags = out ? out + base : flags_local;
