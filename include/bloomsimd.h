@@ -703,6 +703,57 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *filte
  * version or newer layout/hash id), _TOO_LARGE (the host cannot address it),
  * _INVALID_ARGUMENT (NULL out or buf), _NO_MEMORY, _KERNEL_UNAVAILABLE. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_deserialize(bloomsimd_filter **out, const void *buf, size_t len);
+/*
+ * Streaming: the bytes of bloomsimd_serialize through a callback (a socket,
+ * a compressor, a container format), with no buffer of the filter's size.
+ *
+ * bloomsimd_write_fn must take all `len` bytes, or return a status other
+ * than BLOOMSIMD_OK (BLOOMSIMD_ERR_IO with errno set, say), which stops the
+ * write and is returned as it is. bloomsimd_read_fn reads up to `len` (>= 1)
+ * bytes into buf and sets *got: 1..len bytes, or 0 at the end of the stream;
+ * any other status stops the read and is returned as it is. Callbacks must
+ * not use the filter being written.
+ */
+typedef bloomsimd_status (*bloomsimd_write_fn)(void *ctx, const void *buf, size_t len);
+typedef bloomsimd_status (*bloomsimd_read_fn)(void *ctx, void *buf, size_t len, size_t *got);
+
+/* Writes exactly the bytes bloomsimd_serialize would, in order, in pieces of
+ * at most 1 MiB, straight from the filter's memory (the checksums are taken
+ * in a first pass, as the header that carries them goes first). A layered
+ * filter is held still meanwhile (its grows and rotates wait). A
+ * BLOOMSIMD_CONCURRENT filter, whose bits may change between the passes, is
+ * first copied with bloomsimd_clone, and the copy is written: that one case
+ * costs a temporary copy of the filter's size (and may give _NO_MEMORY).
+ * Returns BLOOMSIMD_OK, _INVALID_ARGUMENT (NULL filter or write), _NO_MEMORY,
+ * or the callback's status; after a failure the stream holds a prefix of
+ * the bytes, which a reader rejects. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_serialize_stream(const bloomsimd_filter *filter, bloomsimd_write_fn write,
+                                                          void *ctx);
+/* Reads one serialized filter from the stream, with bloomsimd_load_options
+ * (NULL: defaults, see bloomsimd_deserialize_with). The header is read and
+ * validated as deserialize validates it before anything is allocated; then
+ * each layer's payload is read straight into the new filter's memory and its
+ * checksum verified. Asks for exactly the filter's bytes: what follows it in
+ * the stream is left unread (so, unlike deserialize, trailing bytes are not
+ * an error). Returns deserialize_with's statuses, with these differences: a
+ * stream that ends early is _CORRUPT (truncated); a read callback's failure
+ * is returned as it is, and one that claims more bytes than asked is
+ * _INVALID_ARGUMENT (NULL out or read, too); a stream shorter than its intact
+ * header claims is _CORRUPT once it ends, or _NO_MEMORY if the claimed size
+ * cannot even be allocated (a stream's length is not known in advance). On
+ * failure *out is NULL and nothing leaks. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_deserialize_stream(bloomsimd_filter **out, bloomsimd_read_fn read, void *ctx,
+                                                            const bloomsimd_load_options *options);
+/* The same over a blocking file descriptor from its current offset (a pipe,
+ * a socket, a file holding other data too): short transfers and EINTR are
+ * retried, other failures are BLOOMSIMD_ERR_IO with errno kept; fd < 0 is
+ * _INVALID_ARGUMENT. Reading leaves the offset just past the filter. On a
+ * regular file, a header claiming more bytes than the file has left is
+ * _CORRUPT before anything is allocated (as bloomsimd_load). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_serialize_fd(const bloomsimd_filter *filter, int fd);
+BLOOMSIMD_API bloomsimd_status bloomsimd_deserialize_fd(bloomsimd_filter **out, int fd,
+                                                        const bloomsimd_load_options *options);
+
 /* Atomic save: temporary file, fsync, rename, fsync of the directory. A crash
  * leaves the old file or the new one. BLOOMSIMD_ERR_IO keeps errno. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_save(const bloomsimd_filter *filter, const char *path);

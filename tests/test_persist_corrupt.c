@@ -3,7 +3,8 @@
  * else: truncations at every length, every single-bit flip, empty, zero- and
  * 0xFF-filled buffers, huge claimed sizes, and each header field out of range
  * (with the header checksum recomputed, so the field check itself is what
- * must catch it). The same bad bytes go through deserialize, load and map.
+ * must catch it). The same bad bytes go through deserialize, load and map,
+ * and through the stream readers (deserialize_stream, deserialize_fd).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -16,6 +17,7 @@
 
 #include "persist/format.h"
 #include "support.h"
+#include "support_stream.h"
 
 #define BLOCKS 2u
 #define FILE_BYTES (4096u + BLOCKS * 64u)
@@ -54,6 +56,8 @@ static void expect_status(const uint8_t *buf, size_t len, bloomsimd_status want,
         cr_assert_neq(bloomsimd_last_error()[0], '\0', "%s: no detail", what);
     }
     free(exact);
+    /* the stream readers judge the same bytes the same way (support_stream.h) */
+    test_expect_stream_status(buf, len, want, false, what);
 }
 
 Test(persist_corrupt, empty_null_and_tiny_inputs)
@@ -234,6 +238,7 @@ static char *write_temp(const uint8_t *buf, size_t len)
 
 static void expect_file_status(const uint8_t *buf, size_t len, bloomsimd_status want, const char *what)
 {
+    test_expect_stream_status(buf, len, want, true, what);
     char *path = write_temp(buf, len);
     bloomsimd_filter *f = (bloomsimd_filter *)(uintptr_t)1;
     cr_assert_eq(bloomsimd_load(&f, path), want, "load %s", what);

@@ -30,6 +30,7 @@
 #include "layers/layers.h"
 #include "persist/format.h"
 #include "support.h"
+#include "support_stream.h"
 
 static bloomsimd_filter *make(const bloomsimd_options *o)
 {
@@ -303,6 +304,7 @@ static void expect_all_paths(const uint8_t *buf, size_t len, bloomsimd_status wa
     if (st == BLOOMSIMD_OK) bloomsimd_destroy(f);
     else cr_assert_null(f);
     free(exact);
+    test_expect_stream_status(buf, len, want, true, what);
     static char *dir;
     if (!dir) dir = temp_dir();
     char path[256];
@@ -502,6 +504,7 @@ Test(persist_layered, every_truncation_and_header_bit_flip_is_rejected)
             cr_assert_eq(bloomsimd_deserialize(&f, exact, cut), BLOOMSIMD_ERR_CORRUPT, "truncated to %zu", cut);
             cr_assert_null(f);
             free(exact);
+            test_expect_stream_status(buf, cut, BLOOMSIMD_ERR_CORRUPT, false, "truncated");
         }
         uint32_t dir_end = BLOOMSIMD_HDR_DIRECTORY + BLOOMSIMD_FORMAT_ENTRY_BYTES * bloomsimd_le32_get(buf + BLOOMSIMD_HDR_LAYER_COUNT);
         for (uint32_t byte = 0; byte < dir_end + 64; byte++)
@@ -512,6 +515,7 @@ Test(persist_layered, every_truncation_and_header_bit_flip_is_rejected)
                 bloomsimd_status want = (byte >= 8 && byte < 12) ? BLOOMSIMD_ERR_VERSION : BLOOMSIMD_ERR_CORRUPT;
                 cr_assert_eq(st, want, "%s: bit %u of byte %u: %s", kind ? "window" : "scalable", bit, byte,
                              bloomsimd_status_string(st));
+                test_expect_stream_status(buf, len, want, false, "header bit flip");
                 buf[byte] ^= (uint8_t)(1u << bit);
             }
         free(buf);

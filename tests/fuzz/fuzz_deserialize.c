@@ -12,6 +12,12 @@
  * may report its failed grow (_NO_MEMORY, _TOO_LARGE) and then finds the
  * keys it did insert.
  *
+ * bloomsimd_deserialize_stream, fed the same bytes in pieces of varying
+ * size, agrees: the same status and filter, except that it may accept a
+ * valid filter followed by more bytes (it reads the filter and stops; the
+ * prefix it read must then deserialize), and may give _NO_MEMORY instead of
+ * _CORRUPT for an intact header claiming more bytes than the input holds.
+ *
  * Each input is tried twice: as given, and "sealed" (every checksum the
  * input is long enough to hold recomputed: each layer's payload checksum,
  * a layered file's directory checksum, the header checksum), so that
@@ -114,6 +120,58 @@ static void seal(uint8_t *data, size_t size)
     bloomsimd_header_reseal(data);
 }
 
+/* The input as a stream, in pieces of 1 .. 1 + size % 97 bytes. */
+typedef struct {
+    const uint8_t *data;
+    size_t size, pos;
+} piece_reader;
+
+static bloomsimd_status read_piece(void *ctx, void *buf, size_t len, size_t *got)
+{
+    piece_reader *r = ctx;
+    size_t n = r->size - r->pos;
+    size_t piece = 1 + (r->pos * 31 + r->size) % (1 + r->size % 97);
+    if (n > len) n = len;
+    if (n > piece) n = piece;
+    memcpy(buf, r->data + r->pos, n);
+    r->pos += n;
+    *got = n;
+    return BLOOMSIMD_OK;
+}
+
+static uint64_t claimed_bytes(const uint8_t *data, size_t size)
+{
+    if (size < BLOOMSIMD_FORMAT_FIXED_BYTES) return 0;
+    uint64_t offset = bloomsimd_le32_get(data + BLOOMSIMD_HDR_PAYLOAD_OFFSET);
+    uint64_t payload = bloomsimd_le64_get(data + BLOOMSIMD_HDR_PAYLOAD_BYTES);
+    return payload > UINT64_MAX - offset ? UINT64_MAX : offset + payload;
+}
+
+static void check_stream(const uint8_t *data, size_t size, bloomsimd_status want)
+{
+    piece_reader r = {data, size, 0};
+    bloomsimd_filter *f = (bloomsimd_filter *)(uintptr_t)1;
+    bloomsimd_status st = bloomsimd_deserialize_stream(&f, read_piece, &r, NULL);
+    CHECK(r.pos <= size);
+    if (st != BLOOMSIMD_OK) {
+        CHECK(f == NULL);
+        CHECK(st == want || (want == BLOOMSIMD_ERR_CORRUPT && st == BLOOMSIMD_ERR_NO_MEMORY &&
+                             claimed_bytes(data, size) > size));
+        return;
+    }
+    CHECK(f != NULL);
+    if (want == BLOOMSIMD_OK) {
+        CHECK(r.pos == size);
+        check_accepted(f, data, size);
+    } else { /* trailing bytes: what was read is a filter on its own */
+        CHECK(want == BLOOMSIMD_ERR_CORRUPT && r.pos < size);
+        bloomsimd_filter *g = NULL;
+        CHECK(bloomsimd_deserialize(&g, data, r.pos) == BLOOMSIMD_OK);
+        bloomsimd_destroy(g);
+    }
+    bloomsimd_destroy(f);
+}
+
 /* Status of the unsealed attempt on the last input (replay.c checks that
  * corpus files named valid_* are accepted and bad_* rejected). */
 bloomsimd_status fuzz_last_status;
@@ -122,6 +180,7 @@ static bloomsimd_status run_one(const uint8_t *data, size_t size)
 {
     bloomsimd_filter *f = (bloomsimd_filter *)(uintptr_t)1;
     bloomsimd_status st = bloomsimd_deserialize(&f, data, size);
+    if (data) check_stream(data, size, st);
     if (st != BLOOMSIMD_OK) {
         CHECK(f == NULL);
         CHECK(st == BLOOMSIMD_ERR_CORRUPT || st == BLOOMSIMD_ERR_VERSION || st == BLOOMSIMD_ERR_TOO_LARGE ||
