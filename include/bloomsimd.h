@@ -754,11 +754,21 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_serialize_fd(const bloomsimd_filter *fi
 BLOOMSIMD_API bloomsimd_status bloomsimd_deserialize_fd(bloomsimd_filter **out, int fd,
                                                         const bloomsimd_load_options *options);
 
-/* Atomic save: temporary file, fsync, rename, fsync of the directory. A crash
- * leaves the old file or the new one. BLOOMSIMD_ERR_IO keeps errno. */
+/* Atomic save: temporary file PATH.tmp-<pid>-<n>-<ns> (flocked while it is
+ * written), fsync, rename, fsync of the directory. A crash leaves the old
+ * file or the new one. BLOOMSIMD_ERR_IO keeps errno.
+ * A save that dies before its rename (SIGKILL, SIGXFSZ, a crash) leaves its
+ * temporary file behind. Every save and load of PATH first removes those of
+ * PATH's temporaries that are stale: regular files of this user named
+ * exactly as above, whose PID does not exist and whose flock no process
+ * holds. A live writer's file, in this PID namespace or another, is never
+ * removed; a dead writer's file whose PID now belongs to another process is
+ * kept until that process exits. Best effort: it never changes the result or
+ * errno of the save or load. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_save(const bloomsimd_filter *filter, const char *path);
 /* Reads a saved file into a new heap filter, with the same validation as
- * bloomsimd_deserialize (a file that shrinks while it is read is _CORRUPT). */
+ * bloomsimd_deserialize (a file that shrinks while it is read is _CORRUPT).
+ * Removes PATH's stale temporaries first (see bloomsimd_save). */
 BLOOMSIMD_API bloomsimd_status bloomsimd_load(bloomsimd_filter **out, const char *path);
 /* Maps a saved filter; flags from BLOOMSIMD_MAP_*. Validation reads the whole
  * payload once (checksum). Returns BLOOMSIMD_OK, or _CORRUPT (including a

@@ -6,7 +6,9 @@
  * file system, so after a crash the path names either the complete old file
  * or the complete new one; the directory fsync makes the rename itself
  * durable. Any failure before the rename unlinks the temporary file and
- * leaves the old file untouched.
+ * leaves the old file untouched. A save that dies (killed, SIGXFSZ) leaves
+ * its temporary file; the next save or load of the same path removes it
+ * (stale.c), which is why the temporary file is flocked while it is written.
  *
  * Rejected: mkstemp (creates mode 0600 and ignores the umask, surprising for
  * a data file); writing in place (a crash tears the file).
@@ -16,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,8 +31,20 @@
 
 static unsigned long temp_counter;
 
+/* Takes the writer's flock on a new temporary file (stale.c: it tells other
+ * processes the file is live). False if the file must be given up: another
+ * process holds the lock or already unlinked it, i.e. a cleaner that could
+ * not see our PID judged it stale between our open and this call. A file
+ * system without flock leaves the file unlocked (the PID test still holds). */
+static bool lock_temp(int fd)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) return errno != EWOULDBLOCK;
+    struct stat st;
+    return fstat(fd, &st) == 0 && st.st_nlink > 0;
+}
+
 /* "<path>.tmp-<pid>-<counter>-<nanoseconds>", created O_EXCL with mode 0666
- * (so the umask applies as for any new file). */
+ * (so the umask applies as for any new file) and flocked. */
 static int create_temp(const char *path, char **name_out)
 {
     size_t len = strlen(path) + 80;
@@ -43,9 +59,14 @@ static int create_temp(const char *path, char **name_out)
         unsigned long n = __atomic_fetch_add(&temp_counter, 1, __ATOMIC_RELAXED);
         snprintf(name, len, "%s.tmp-%ld-%lu-%ld", path, (long)getpid(), n, (long)ts.tv_nsec);
         int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
+        if (fd >= 0 && lock_temp(fd)) {
             *name_out = name;
             return fd;
+        }
+        if (fd >= 0) { /* given up: try a new name */
+            close(fd);
+            unlink(name);
+            continue;
         }
         if (errno != EEXIST) break;
     }
@@ -109,6 +130,7 @@ bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
     bloomsimd_error_clear();
     if (!f || !path || !*path)
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s", !f ? "filter is NULL" : "path is NULL or empty");
+    bloomsimd_remove_stale_temps(path);
     char *temp = NULL;
     int fd = create_temp(path, &temp);
     if (fd < 0)
@@ -125,16 +147,20 @@ bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
         errno = saved;
         return st;
     }
-    int rc = close(fd);
-    if (rc == 0) rc = rename(temp, path);
+    /* Renamed before it is closed: the flock is held until the temporary
+     * name is gone, so no cleaner can take the finished file for stale. */
+    int rc = rename(temp, path);
     if (rc != 0) {
         int saved = errno;
         unlink(temp);
+        close(fd);
         free(temp);
         errno = saved;
-        return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "closing or renaming the temporary file onto %.160s", path);
+        return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "renaming the temporary file onto %.160s", path);
     }
     free(temp);
+    /* written and fsynced already; a late error here still says so */
+    if (close(fd) != 0) return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "closing the file saved as %.160s", path);
     /* The new file is in place; only the durability of the rename is left. */
     if (sync_parent_dir(path) != 0)
         return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "fsync of the directory of %.160s", path);
@@ -178,6 +204,7 @@ bloomsimd_status bloomsimd_load_with(bloomsimd_filter **out, const char *path, c
     bloomsimd_load_choice choice;
     bloomsimd_status st = bloomsimd_load_options_check(options, false, &choice);
     if (st != BLOOMSIMD_OK) return st;
+    bloomsimd_remove_stale_temps(path);
     int fd;
     uint64_t size;
     st = bloomsimd_open_regular(path, O_RDONLY, &fd, &size);

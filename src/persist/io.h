@@ -42,4 +42,9 @@ void bloomsimd_close_keep_errno(int fd);
 bloomsimd_status bloomsimd_stream_payload(const bloomsimd_filter *f, int fd, off_t payload_offset,
                                           uint64_t *checksum);
 
+/* Deletes the temporary files that saves of `path` left behind when they
+ * died (stale.c: the name pattern, and why a live writer's file is never
+ * deleted). Best effort; errno is unchanged. */
+void bloomsimd_remove_stale_temps(const char *path);
+
 #endif
