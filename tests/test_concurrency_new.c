@@ -35,10 +35,12 @@
  *             (3) every shared key was reported new by at least one writer.
  *
  *   persist   a concurrent window and a concurrent scalable filter are
- *             serialized again and again while writers insert and a rotator
- *             rotates (the window) or the filter grows (scalable): every image
- *             deserializes (it is a self-consistent snapshot) and holds every
- *             key whose insert finished before the serialize began.
+ *             serialized, cloned and streamed (bloomsimd_serialize_stream
+ *             then _deserialize_stream) in turn, again and again, while
+ *             writers insert and a rotator rotates (the window) or the filter
+ *             grows (scalable): every image deserializes (it is a
+ *             self-consistent snapshot) and holds every key whose insert
+ *             finished before the snapshot began.
  *
  * scripts/tsan.sh builds this file without Criterion (tests/standalone.h) and
  * runs it under ThreadSanitizer for every kernel.
@@ -480,6 +482,68 @@ static void *ps_writer(void *arg)
     return NULL;
 }
 
+/* A growing heap buffer for bloomsimd_serialize_stream. */
+typedef struct ps_sink {
+    uint8_t *buf;
+    size_t len, cap, pos; /* pos: where ps_read is */
+} ps_sink;
+
+static bloomsimd_status ps_write(void *ctx, const void *buf, size_t len)
+{
+    ps_sink *s = ctx;
+    if (s->len + len > s->cap) {
+        size_t cap = 2 * (s->len + len);
+        uint8_t *grown = realloc(s->buf, cap);
+        if (!grown) return BLOOMSIMD_ERR_NO_MEMORY;
+        s->buf = grown, s->cap = cap;
+    }
+    memcpy(s->buf + s->len, buf, len);
+    s->len += len;
+    return BLOOMSIMD_OK;
+}
+
+static bloomsimd_status ps_read(void *ctx, void *buf, size_t len, size_t *got)
+{
+    ps_sink *s = ctx;
+    size_t n = s->len - s->pos < len ? s->len - s->pos : len;
+    memcpy(buf, s->buf + s->pos, n);
+    s->pos += n;
+    *got = n;
+    return BLOOMSIMD_OK;
+}
+
+/* A snapshot of the filter by image kind: 0 serialize + deserialize, 1
+ * bloomsimd_clone, 2 serialize_stream + deserialize_stream. */
+static bloomsimd_filter *snapshot(bloomsimd_filter *f, size_t kind)
+{
+    bloomsimd_filter *copy = NULL;
+    bloomsimd_status st;
+    if (kind == 1) {
+        st = bloomsimd_clone(&copy, f);
+        cr_assert_eq(st, BLOOMSIMD_OK, "clone: %s", bloomsimd_status_string(st));
+        return copy;
+    }
+    if (kind == 2) {
+        ps_sink s = {0};
+        st = bloomsimd_serialize_stream(f, ps_write, &s);
+        cr_assert_eq(st, BLOOMSIMD_OK, "serialize_stream: %s", bloomsimd_status_string(st));
+        st = bloomsimd_deserialize_stream(&copy, ps_read, &s, NULL);
+        cr_assert_eq(st, BLOOMSIMD_OK, "streamed image does not load: %s", bloomsimd_status_string(st));
+        free(s.buf);
+        return copy;
+    }
+    size_t len = bloomsimd_serialized_size(f);
+    uint8_t *buf = malloc(len + (1 << 20)); /* room for a grow in between */
+    cr_assert_not_null(buf);
+    size_t written = 0;
+    st = bloomsimd_serialize(f, buf, len + (1 << 20), &written);
+    cr_assert_eq(st, BLOOMSIMD_OK, "serialize: %s", bloomsimd_status_string(st));
+    st = bloomsimd_deserialize(&copy, buf, written);
+    cr_assert_eq(st, BLOOMSIMD_OK, "image does not load: %s", bloomsimd_status_string(st));
+    free(buf);
+    return copy;
+}
+
 static void serialize_while_writing(const bloomsimd_options *o)
 {
     ps_run r = {0};
@@ -488,17 +552,9 @@ static void serialize_while_writing(const bloomsimd_options *o)
     pthread_t writer;
     cr_assert_eq(pthread_create(&writer, NULL, ps_writer, &r), 0);
     size_t images = 0;
-    while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE) || images < 3) {
+    while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE) || images < 6) {
         size_t before = __atomic_load_n(&r.progress, __ATOMIC_ACQUIRE);
-        size_t len = bloomsimd_serialized_size(r.filter);
-        uint8_t *buf = malloc(len + (1 << 20)); /* room for a grow in between */
-        cr_assert_not_null(buf);
-        size_t written = 0;
-        bloomsimd_status st = bloomsimd_serialize(r.filter, buf, len + (1 << 20), &written);
-        cr_assert_eq(st, BLOOMSIMD_OK, "serialize: %s", bloomsimd_status_string(st));
-        bloomsimd_filter *copy = NULL;
-        st = bloomsimd_deserialize(&copy, buf, written);
-        cr_assert_eq(st, BLOOMSIMD_OK, "image %zu does not load: %s", images, bloomsimd_status_string(st));
+        bloomsimd_filter *copy = snapshot(r.filter, images % 3);
         /* keys inserted before the serialize began, and whose generation is
          * live in the image (rotations in the image <= r0 + G - 2) */
         bloomsimd_info image;
@@ -508,7 +564,6 @@ static void serialize_while_writing(const bloomsimd_options *o)
                 cr_assert_eq(bloomsimd_contains_batch_u64(copy, r.keys + b * PS_STEP, PS_STEP, NULL), PS_STEP,
                              "image %zu misses batch %zu, inserted before it", images, b);
         bloomsimd_destroy(copy);
-        free(buf);
         images++;
     }
     pthread_join(writer, NULL);
