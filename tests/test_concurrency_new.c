@@ -506,7 +506,7 @@ static bloomsimd_status ps_read(void *ctx, void *buf, size_t len, size_t *got)
 {
     ps_sink *s = ctx;
     size_t n = s->len - s->pos < len ? s->len - s->pos : len;
-    memcpy(buf, s->buf + s->pos, n);
+    if (n) memcpy(buf, s->buf + s->pos, n);
     s->pos += n;
     *got = n;
     return BLOOMSIMD_OK;
