@@ -73,6 +73,7 @@ void test_expect_stream_status(const uint8_t *buf, size_t len, bloomsimd_status 
         bloomsimd_destroy(f);
     } else {
         cr_assert_null(f, "%s: *out not cleared", what);
+        cr_assert_neq(bloomsimd_last_error()[0], '\0', "%s: no detail", what);
     }
     free(exact);
     if (!with_fd) return;

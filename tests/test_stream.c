@@ -10,7 +10,8 @@
  *     are read one after the other and the trailer is left unread;
  *   - a failing write or read callback at any call stops the transfer with
  *     the callback's own status (errno kept), *out NULL, nothing leaked
- *     (ASan); a reader claiming more than asked is INVALID_ARGUMENT; a
+ *     (ASan), and bloomsimd_last_error names the callback (a success
+ *     clears it); a reader claiming more than asked is INVALID_ARGUMENT; a
  *     stream cut at any layer boundary is CORRUPT; bad descriptors are IO or
  *     INVALID_ARGUMENT. (Every corrupt input of test_persist_corrupt.c and
  *     test_persist_layered.c also goes through the stream readers there.)
@@ -30,8 +31,10 @@
 static uint8_t *stream_bytes(const bloomsimd_filter *f, size_t *len, size_t *largest)
 {
     test_mem_writer w = {0};
+    (void)bloomsimd_serialize_stream(NULL, test_mem_write, &w); /* leaves a detail behind */
     bloomsimd_status st = bloomsimd_serialize_stream(f, test_mem_write, &w);
     cr_assert_eq(st, BLOOMSIMD_OK, "%s", bloomsimd_status_string(st));
+    cr_assert_str_eq(bloomsimd_last_error(), "", "a success clears the detail");
     *len = w.len;
     if (largest) *largest = w.largest_piece;
     return w.buf;
@@ -98,6 +101,7 @@ Test(stream, round_trip_in_any_piece_size_on_the_asked_kernel)
             test_mem_reader r = {buf, len, 0, pieces[p], p};
             bloomsimd_filter *g = NULL;
             cr_assert_eq(bloomsimd_deserialize_stream(&g, test_mem_read, &r, NULL), BLOOMSIMD_OK);
+            cr_assert_str_eq(bloomsimd_last_error(), "");
             cr_assert_eq(r.pos, len);
             test_assert_same_filter(f, g, test_kind_names[kind]);
             bloomsimd_destroy(g);
@@ -217,6 +221,7 @@ Test(stream, a_failing_write_callback_stops_with_its_status)
                 bloomsimd_status st = bloomsimd_serialize_stream(f, failing_write, &w);
                 cr_assert_eq(st, w.status, "%s: call %zu", test_kind_names[kind], n);
                 cr_assert_eq(errno, ENOSPC, "errno kept");
+                cr_assert(strstr(bloomsimd_last_error(), "write callback"), "detail: \"%s\"", bloomsimd_last_error());
                 cr_assert_eq(w.calls, n, "no call after the failure");
                 /* what did go out is a prefix, which no reader accepts */
                 test_mem_reader r = {w.inner.buf, w.inner.len, 0, 0, 0};
@@ -275,6 +280,7 @@ Test(stream, a_failing_read_callback_stops_with_its_status)
                 cr_assert_eq(st, lie ? BLOOMSIMD_ERR_INVALID_ARGUMENT : BLOOMSIMD_ERR_IO, "%s call %zu",
                              test_kind_names[kind], n);
                 if (!lie) cr_assert_eq(errno, ECONNRESET);
+                cr_assert(strstr(bloomsimd_last_error(), "read callback"), "detail: \"%s\"", bloomsimd_last_error());
                 cr_assert_eq(r.calls, n, "no call after the failure");
                 cr_assert_null(g);
             }
@@ -288,6 +294,7 @@ Test(stream, a_failing_read_callback_stops_with_its_status)
                 cr_assert_eq(bloomsimd_deserialize_stream(&g, test_mem_read, &r, NULL), BLOOMSIMD_ERR_CORRUPT,
                              "%s cut at %zu", test_kind_names[kind], cut - 1 + d);
                 cr_assert_null(g);
+                cr_assert_neq(bloomsimd_last_error()[0], '\0');
             }
         free(buf);
         bloomsimd_destroy(f);
@@ -315,10 +322,12 @@ Test(stream, bad_arguments_and_descriptors)
     errno = 0;
     cr_assert_eq(bloomsimd_serialize_fd(f, ro), BLOOMSIMD_ERR_IO);
     cr_assert_eq(errno, EBADF);
+    cr_assert(strstr(bloomsimd_last_error(), "writing to file descriptor"), "\"%s\"", bloomsimd_last_error());
     errno = 0;
     g = (bloomsimd_filter *)(uintptr_t)1;
     cr_assert_eq(bloomsimd_deserialize_fd(&g, wo, NULL), BLOOMSIMD_ERR_IO);
     cr_assert_eq(errno, EBADF);
+    cr_assert(strstr(bloomsimd_last_error(), "reading from file descriptor"), "\"%s\"", bloomsimd_last_error());
     cr_assert_null(g);
     cr_assert_eq(bloomsimd_deserialize_fd(&g, ro, NULL), BLOOMSIMD_ERR_CORRUPT, "/dev/null is an empty stream");
     int full = open("/dev/full", O_WRONLY);

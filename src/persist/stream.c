@@ -48,13 +48,21 @@
 
 static const uint8_t zero_page[BLOOMSIMD_FORMAT_ALIGN];
 
+/* A callback's failure, passed up as it is; the detail names the callback
+ * unless it (our fd callbacks) already said what went wrong. */
+static bloomsimd_status callback_failed(bloomsimd_status st, const char *which)
+{
+    if (bloomsimd_last_error()[0]) return st;
+    return bloomsimd_fail(st, "the %s callback failed: %s", which, bloomsimd_status_string(st));
+}
+
 /* Writes `len` zero bytes (padding; < 4096 at a time). */
 static bloomsimd_status write_zeros(bloomsimd_write_fn write, void *ctx, uint64_t len)
 {
     while (len > 0) {
         size_t n = len < sizeof zero_page ? (size_t)len : sizeof zero_page;
         bloomsimd_status st = write(ctx, zero_page, n);
-        if (st != BLOOMSIMD_OK) return st;
+        if (st != BLOOMSIMD_OK) return callback_failed(st, "write");
         len -= n;
     }
     return BLOOMSIMD_OK;
@@ -72,21 +80,25 @@ static bloomsimd_status write_still(const bloomsimd_filter *f, bloomsimd_write_f
     uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
     bloomsimd_header_encode(&h, header);
     bloomsimd_status st = write(ctx, header, h.payload_offset);
+    if (st != BLOOMSIMD_OK) return callback_failed(st, "write");
     for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++) {
         const bloomsimd_filter *layer = bloomsimd_payload_layer(f, i);
         const uint8_t *bits = (const uint8_t *)layer->geometry.words;
         size_t bytes = bloomsimd_filter_bytes(layer);
         for (size_t off = 0; off < bytes && st == BLOOMSIMD_OK; off += STREAM_CHUNK_BYTES)
             st = write(ctx, bits + off, bytes - off < STREAM_CHUNK_BYTES ? bytes - off : STREAM_CHUNK_BYTES);
+        if (st != BLOOMSIMD_OK) return callback_failed(st, "write");
         uint64_t end = i + 1 < h.layers ? h.layer[i + 1].offset : bloomsimd_header_file_bytes(&h);
-        if (st == BLOOMSIMD_OK) st = write_zeros(write, ctx, end - h.layer[i].offset - bytes);
+        st = write_zeros(write, ctx, end - h.layer[i].offset - bytes);
     }
     return st;
 }
 
 bloomsimd_status bloomsimd_serialize_stream(const bloomsimd_filter *f, bloomsimd_write_fn write, void *ctx)
 {
-    if (!f || !write) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    bloomsimd_error_clear();
+    if (!f || !write)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", f ? "the write callback" : "filter");
     if (f->geometry.concurrent) {
         /* a private snapshot: nobody else can insert into it */
         bloomsimd_filter *snapshot;
@@ -113,8 +125,10 @@ static bloomsimd_status read_full(bloomsimd_read_fn read, void *ctx, void *buf, 
     while (*got < len) {
         size_t n = 0;
         bloomsimd_status st = read(ctx, p + *got, len - *got, &n);
-        if (st != BLOOMSIMD_OK) return st;
-        if (n > len - *got) return BLOOMSIMD_ERR_INVALID_ARGUMENT; /* a callback claiming more than asked */
+        if (st != BLOOMSIMD_OK) return callback_failed(st, "read");
+        if (n > len - *got)
+            return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "the read callback returned %zu bytes for %zu asked",
+                                  n, len - *got);
         if (n == 0) break;                                         /* end of stream */
         *got += n;
     }
@@ -147,7 +161,9 @@ static bloomsimd_status read_header(bloomsimd_read_fn read, void *ctx, uint64_t 
     uint64_t total = payload_bytes > UINT64_MAX - claimed_offset ? UINT64_MAX : claimed_offset + payload_bytes;
     if (total < avail) total = avail;
     st = bloomsimd_header_decode(header, avail, total, h);
-    if (st == BLOOMSIMD_OK && bloomsimd_header_file_bytes(h) > limit) return BLOOMSIMD_ERR_CORRUPT;
+    if (st == BLOOMSIMD_OK && bloomsimd_header_file_bytes(h) > limit)
+        return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "the header claims %llu bytes, the file has %llu left",
+                              (unsigned long long)bloomsimd_header_file_bytes(h), (unsigned long long)limit);
     return st;
 }
 
@@ -159,12 +175,14 @@ static bloomsimd_status read_layer(bloomsimd_read_fn read, void *ctx, const bloo
     const bloomsimd_layer_entry *l = &h->layer[i];
     uint8_t *bits = (uint8_t *)layer->geometry.words;
     size_t bytes = (size_t)(l->blocks * BLOOMSIMD_BLOCK_BYTES), got;
-    if (XXH3_64bits_reset(state) != XXH_OK) return BLOOMSIMD_ERR_NO_MEMORY;
+    if (XXH3_64bits_reset(state) != XXH_OK) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "XXH3 state reset failed");
     for (size_t off = 0; off < bytes; off += STREAM_CHUNK_BYTES) {
         size_t n = bytes - off < STREAM_CHUNK_BYTES ? bytes - off : STREAM_CHUNK_BYTES;
         bloomsimd_status st = read_full(read, ctx, bits + off, n, &got);
         if (st != BLOOMSIMD_OK) return st;
-        if (got != n) return BLOOMSIMD_ERR_CORRUPT; /* truncated */
+        if (got != n)
+            return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "the stream ended inside layer %u (%zu of %zu bytes)",
+                                  (unsigned)i, off + got, bytes);
         (void)XXH3_64bits_update(state, bits + off, n);
     }
     bloomsimd_status st = bloomsimd_payload_verdict(h, i, XXH3_64bits_digest(state), false);
@@ -174,17 +192,20 @@ static bloomsimd_status read_layer(bloomsimd_read_fn read, void *ctx, const bloo
     uint8_t pad[BLOOMSIMD_FORMAT_ALIGN];
     st = read_full(read, ctx, pad, gap, &got);
     if (st != BLOOMSIMD_OK) return st;
-    if (got != gap) return BLOOMSIMD_ERR_CORRUPT;
+    if (got != gap)
+        return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "the stream ended in the padding after layer %u", (unsigned)i);
     for (size_t j = 0; j < gap; j++)
-        if (pad[j]) return BLOOMSIMD_ERR_CORRUPT;
+        if (pad[j]) return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "nonzero padding after layer %u", (unsigned)i);
     return BLOOMSIMD_OK;
 }
 
 bloomsimd_status bloomsimd_stream_read(bloomsimd_filter **out, bloomsimd_read_fn read, void *ctx,
                                        const bloomsimd_load_options *options, uint64_t limit)
 {
+    bloomsimd_error_clear();
     if (out) *out = NULL;
-    if (!out || !read) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (!out || !read)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", out ? "the read callback" : "out");
     bloomsimd_load_choice choice;
     bloomsimd_status st = bloomsimd_load_options_check(options, false, &choice);
     if (st != BLOOMSIMD_OK) return st;
@@ -195,7 +216,7 @@ bloomsimd_status bloomsimd_stream_read(bloomsimd_filter **out, bloomsimd_read_fn
     st = bloomsimd_filter_from_header(&h, NULL, &choice, &f);
     if (st != BLOOMSIMD_OK) return st;
     XXH3_state_t *state = XXH3_createState();
-    if (!state) st = BLOOMSIMD_ERR_NO_MEMORY;
+    if (!state) st = bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating an XXH3 state failed");
     for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++)
         st = read_layer(read, ctx, &h, i, bloomsimd_payload_layer(f, i), state);
     int saved = errno;

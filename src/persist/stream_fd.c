@@ -26,11 +26,11 @@ static bloomsimd_status fd_write(void *ctx, const void *buf, size_t len)
         ssize_t n = write(fd, p, len < MAX_TRANSFER_BYTES ? len : MAX_TRANSFER_BYTES);
         if (n < 0) {
             if (errno == EINTR) continue;
-            return BLOOMSIMD_ERR_IO;
+            return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "writing to file descriptor %d", fd);
         }
         if (n == 0) { /* no progress: would loop forever */
             errno = EIO;
-            return BLOOMSIMD_ERR_IO;
+            return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "writing to file descriptor %d made no progress", fd);
         }
         p += n;
         len -= (size_t)n;
@@ -47,20 +47,26 @@ static bloomsimd_status fd_read(void *ctx, void *buf, size_t len, size_t *got)
             *got = (size_t)n;
             return BLOOMSIMD_OK;
         }
-        if (errno != EINTR) return BLOOMSIMD_ERR_IO;
+        if (errno != EINTR) return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "reading from file descriptor %d", fd);
     }
 }
 
 bloomsimd_status bloomsimd_serialize_fd(const bloomsimd_filter *f, int fd)
 {
-    if (fd < 0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (fd < 0) {
+        bloomsimd_error_clear();
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "file descriptor %d is negative", fd);
+    }
     return bloomsimd_serialize_stream(f, fd_write, &fd);
 }
 
 bloomsimd_status bloomsimd_deserialize_fd(bloomsimd_filter **out, int fd, const bloomsimd_load_options *options)
 {
     if (out) *out = NULL;
-    if (fd < 0) return BLOOMSIMD_ERR_INVALID_ARGUMENT;
+    if (fd < 0) {
+        bloomsimd_error_clear();
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "file descriptor %d is negative", fd);
+    }
     uint64_t limit = UINT64_MAX;
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
