@@ -297,6 +297,12 @@ Test(concurrency_new, scalable_grows_while_writers_race)
 #define WN_READERS 2
 #define WN_STEP 256
 #define WN_BATCHES 120
+/* The rotator stops after this many rotations: the writers' pacing needs
+ * (WN_BATCHES - 1) / 8, and one more keeps the last batches' generations
+ * live at the end (r0 >= cap - 1, so rotations + 2 <= r0 + WN_G for
+ * WN_G >= 3), so the final no-insert-lost check always has batches to check
+ * however fast the rotator runs. */
+#define WN_ROTATION_CAP ((WN_BATCHES - 1) / 8 + 1)
 
 typedef struct wn_run {
     bloomsimd_filter *filter;
@@ -394,7 +400,8 @@ static void *wn_reader(void *arg)
 static void *wn_rotator(void *arg)
 {
     wn_run *r = arg;
-    while (__atomic_load_n(&r->writers_done, __ATOMIC_ACQUIRE) < WN_WRITERS) {
+    while (__atomic_load_n(&r->writers_done, __ATOMIC_ACQUIRE) < WN_WRITERS &&
+           wn_rotations(r->filter) < WN_ROTATION_CAP) {
         if (bloomsimd_rotate(r->filter) != BLOOMSIMD_OK) __atomic_store_n(&r->bad_status, 2, __ATOMIC_RELAXED);
         for (int i = 0; i < 50; i++) sched_yield();
     }
