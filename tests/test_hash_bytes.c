@@ -138,6 +138,74 @@ Test(hash_bytes, keys_ending_at_an_unreadable_page_are_never_over_read)
     munmap(map, 2 * (size_t)page);
 }
 
+/*
+ * Keys of one width stored back to back (fixed width, an Arrow array of
+ * equal lengths, pointers into one buffer) take the SIMD kernels' load-and-
+ * transpose path for widths 8, 16, 32 and 64; everything else takes the
+ * per-class path. Every such width and its neighbours, ending at an
+ * unreadable page (the plain loads read exactly the group's bytes), in
+ * every layout; and groups that span exactly 8 w bytes without being
+ * uniform (lengths w - 1 and w + 1 side by side), or are uniform but not
+ * adjacent (pointers with a gap), which must not take that path.
+ */
+static void check_view(bloomsimd_filter *f, uint64_t seed, const bloomsimd_keys *v, const uint8_t *const *key,
+                       const size_t *len, size_t n, const char *what, size_t width)
+{
+    uint64_t got[80];
+    cr_assert_eq(bloomsimd_hash_keys(f, v, got), BLOOMSIMD_OK);
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != XXH3_64bits_withSeed(key[i], len[i], seed))
+            cr_assert_fail("%s, width %zu, seed %#llx: key %zu (length %zu) differs from libxxhash", what, width,
+                           (unsigned long long)seed, i, len[i]);
+}
+
+Test(hash_bytes, adjacent_keys_of_one_width_at_a_page_end_in_every_layout)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uint8_t *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert_neq(map, MAP_FAILED);
+    cr_assert_eq(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+    for (long i = 0; i < page; i++) map[i] = (uint8_t)(i * 13 + 5);
+    uint8_t *end = map + page;
+    static const size_t widths[] = {7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
+    enum { N = 8 * 5 + 3 }; /* five full groups and a partial one */
+    for (size_t s = 0; s < 3; s++) {
+        bloomsimd_filter *f = filter_with_seed(seeds[s * 3]);
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            const size_t w = widths[wi];
+            const uint8_t *data = end - N * w;
+            const uint8_t *key[N];
+            size_t len[N];
+            uint32_t off32[N + 1];
+            uint64_t off64[N + 1];
+            for (size_t i = 0; i < N; i++) key[i] = data + i * w, len[i] = w;
+            for (size_t i = 0; i <= N; i++) off32[i] = (uint32_t)(i * w), off64[i] = i * w;
+            bloomsimd_keys fixed = bloomsimd_keys_fixed(data, N * w, w, N);
+            bloomsimd_keys o32 = bloomsimd_keys_offsets32(data, N * w, off32, N);
+            bloomsimd_keys o64 = bloomsimd_keys_offsets64(data, N * w, off64, N);
+            bloomsimd_keys ptr = bloomsimd_keys_pointers((const void *const *)key, len, N);
+            check_view(f, seeds[s * 3], &fixed, key, len, N, "fixed", w);
+            check_view(f, seeds[s * 3], &o32, key, len, N, "offsets32", w);
+            check_view(f, seeds[s * 3], &o64, key, len, N, "offsets64", w);
+            check_view(f, seeds[s * 3], &ptr, key, len, N, "pointers into one buffer", w);
+            /* group 2 spans 8 w bytes but holds a (w - 1, w + 1) pair */
+            len[17] = w - 1, len[18] = w + 1, key[18] = key[17] + w - 1;
+            off32[18] = (uint32_t)(off32[17] + w - 1), off64[18] = off32[18];
+            check_view(f, seeds[s * 3], &o32, key, len, N, "offsets32, an uneven pair", w);
+            check_view(f, seeds[s * 3], &o64, key, len, N, "offsets64, an uneven pair", w);
+            check_view(f, seeds[s * 3], &ptr, key, len, N, "pointers, an uneven pair", w);
+            /* group 3 uniform but with a gap: keys 24..31 start one byte later */
+            len[17] = w, len[18] = w, key[18] = key[17] + w;
+            const uint8_t *moved = map;
+            for (size_t i = 24; i < 32; i++) key[i] = moved + 1 + (i - 24) * w;
+            key[28] = moved + 2 + 4 * w; /* not adjacent to key 27 */
+            check_view(f, seeds[s * 3], &ptr, key, len, N, "pointers with a gap", w);
+        }
+        bloomsimd_destroy(f);
+    }
+    munmap(map, 2 * (size_t)page);
+}
+
 Test(hash_bytes, every_layout_hashes_the_same_keys_the_same)
 {
     enum { N = 5000 };
