@@ -143,8 +143,14 @@ static inline __attribute__((always_inline)) __m512i xxh3_avx512_class(const blo
         return _mm512_xor_si512(h, _mm512_srli_epi64(h, 28));
     }
     if (cls == XXH3_CLASS_9TO16) {
-        __m512i lo = xxh3_avx512_gather64(m, addr);
-        __m512i hi = xxh3_avx512_gather64(m, _mm512_sub_epi64(_mm512_add_epi64(addr, len), _mm512_set1_epi64(8)));
+        __m512i lo, hi;
+        if (_mm512_mask_cmpneq_epu64_mask(m, len, _mm512_set1_epi64(16)) == 0) {
+            /* all 16 bytes long (UUIDs, MD5s, 16-byte records): one 128-bit load per lane */
+            xxh3_avx512_gather128(m, addr, &lo, &hi);
+        } else {
+            lo = xxh3_avx512_gather64(m, addr);
+            hi = xxh3_avx512_gather64(m, _mm512_sub_epi64(_mm512_add_epi64(addr, len), _mm512_set1_epi64(8)));
+        }
         lo = _mm512_xor_si512(lo, _mm512_set1_epi64((long long)p->flip9lo));
         hi = _mm512_xor_si512(hi, _mm512_set1_epi64((long long)p->flip9hi));
         const __m512i bswap = _mm512_set4_epi64(0x08090a0b0c0d0e0fLL, 0x0001020304050607LL, 0x08090a0b0c0d0e0fLL,

@@ -146,7 +146,8 @@ Test(hash_bytes, keys_ending_at_an_unreadable_page_are_never_over_read)
  * unreadable page (the plain loads read exactly the group's bytes), in
  * every layout; and groups that span exactly 8 w bytes without being
  * uniform (lengths w - 1 and w + 1 side by side), or are uniform but not
- * adjacent (pointers with a gap), which must not take that path.
+ * adjacent (pointers with a gap, lines with a separator), which must not
+ * take that path.
  */
 static void check_view(bloomsimd_filter *f, uint64_t seed, const bloomsimd_keys *v, const uint8_t *const *key,
                        const size_t *len, size_t n, const char *what, size_t width)
@@ -200,6 +201,9 @@ Test(hash_bytes, adjacent_keys_of_one_width_at_a_page_end_in_every_layout)
             for (size_t i = 24; i < 32; i++) key[i] = moved + 1 + (i - 24) * w;
             key[28] = moved + 2 + 4 * w; /* not adjacent to key 27 */
             check_view(f, seeds[s * 3], &ptr, key, len, N, "pointers with a gap", w);
+            /* lines of one width: a separator byte between keys, the last one ending at the page */
+            for (size_t i = 0; i < N; i++) key[i] = end - (N - i) * (w + 1) + 1;
+            check_view(f, seeds[s * 3], &ptr, key, len, N, "lines of one width", w);
         }
         bloomsimd_destroy(f);
     }
