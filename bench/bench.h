@@ -108,6 +108,7 @@ typedef struct bench_machine {
     unsigned ncpus;
     uint64_t mem_available; /* bytes, from /proc/meminfo (0 if unknown) */
     uint64_t cache_bytes[4]; /* L1D, L2, L3 per level (index 1..3), 0 if unknown */
+    bool caches_from_cpuid;  /* /sys had no cache sizes: sysconf (CPUID) gave them */
     int pinned_cpu;       /* -1 if not pinned */
     char thp[32];         /* transparent hugepage mode */
 } bench_machine;

@@ -1,6 +1,7 @@
 /*
  * cli.c — command-line options of bloomsimd-bench and their defaults.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,16 +62,23 @@ static void usage(FILE *f)
 }
 
 /*
- * Every number is parsed the same way (and bloomsimd-example's arguments
- * too): a count may be written 100000, 1e5, 10^5, 100k, 1.5M or 2G and must
- * come out a whole number; plain digits are read exactly (seeds above 2^53).
- * A probability may be written 0.01, 1e-2 or 1%. A bad value is one line on
+ * Every number is parsed the same way here, in the examples (examples/args.h)
+ * and in the bloomsimd command (cli/src/args.c): a count may be written
+ * 100000, 1e5, 10^5, 100k, 1.5M, 2G, 1T or 0x186a0 and must come out a whole
+ * number; plain digits and hex are read exactly (seeds above 2^53). A
+ * probability may be written 0.01, 1e-2 or 1%. A bad value is one line on
  * stderr naming the option, the value and the allowed range.
  */
 static bool parse_count(const char *s, uint64_t *out)
 {
     char *end;
     errno = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
+        unsigned long long u = strtoull(s + 2, &end, 16);
+        if (*end || errno) return false;
+        *out = u;
+        return true;
+    }
     if (*s >= '0' && *s <= '9') { /* exact when it is only digits */
         unsigned long long u = strtoull(s, &end, 10);
         if (!*end && !errno) {
@@ -91,6 +99,7 @@ static bool parse_count(const char *s, uint64_t *out)
     if (*end == 'k' || *end == 'K') v *= 1e3, end++;
     else if (*end == 'M') v *= 1e6, end++;
     else if (*end == 'G') v *= 1e9, end++;
+    else if (*end == 'T') v *= 1e12, end++;
     if (*end || !(v >= 0) || v > 1.8e19 || v != floor(v)) return false;
     *out = (uint64_t)v;
     return true;

@@ -4,7 +4,8 @@
 # be refused with exit status 1 (the examples: 2) and, for the bench, exactly
 # one line on stderr that names the option and what is allowed (the
 # examples: that line, then their usage line); every documented number form
-# must parse, in every program the same way (examples/args.h).
+# must parse, in every program the same way (examples/args.h; the bloomsimd
+# command's forms are checked in cli/tests/test_usage.sh).
 # Options placed before --help are parsed, then --help exits 0 without
 # running anything, which is how the good forms are checked quickly.
 set -uo pipefail
@@ -63,6 +64,7 @@ bad "whole number" --seed -1
 good --keys 10000,1e5,10^6,100k,1.5M --reps 3 --queries 1e5
 good --fpr 1% --peer-fpr 1%,0.1% --bits-per-key 12.5
 good --kernel AVX2 --seed 18446744073709551615 --batch 4K
+good --seed 0xffffffffffffffff --keys 0x2710,2e4 --queries 1e5
 good --phase lookup --kernel classic --queries 10 --reps 0
 
 ex() { # expected-rc args...
@@ -80,6 +82,10 @@ ex() { # expected-rc args...
 ex 0 1e4
 ex 0 10^4 1%
 ex 0 10000 0.001
+ex 0 100k 0.5%
+ex 0 0x2710 1e-2
+ex 2 0x
+ex 2 -5
 ex 2 1e4x
 ex 2 1.5
 ex 2 1e4 1e-12

@@ -78,6 +78,15 @@ static void read_caches(bench_machine *m)
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
         if (level >= 1 && level <= 3) m->cache_bytes[level] = read_size_file(path);
     }
+    /* Some containers and VMs have no cache directory in /sys (nor does lscpu
+     * show caches); glibc's sysconf reads CPUID then. A hypervisor may report
+     * a whole package's L3 there, so the sizes say where they came from. */
+    static const int names[4] = {0, _SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE};
+    for (int level = 1; level <= 3; level++)
+        if (!m->cache_bytes[level]) {
+            long v = sysconf(names[level]);
+            if (v > 0) m->cache_bytes[level] = (uint64_t)v, m->caches_from_cpuid = true;
+        }
 }
 
 static void read_meminfo(bench_machine *m)

@@ -50,9 +50,11 @@ void bench_print_header(const bench_options *o, const bench_machine *m, const ch
 {
     printf("bloomsimd-bench %s\n", bloomsimd_version_string());
     printf("CPU     %s, %u CPUs; %s\n", m->cpu_model, m->ncpus, m->cpu_flags);
-    printf("caches  L1D %llu KiB, L2 %llu KiB, L3 %llu MiB; THP %s; %s\n",
+    printf("caches  L1D %llu KiB, L2 %llu KiB, L3 %llu MiB%s; THP %s; %s\n",
            (unsigned long long)(m->cache_bytes[1] >> 10), (unsigned long long)(m->cache_bytes[2] >> 10),
-           (unsigned long long)(m->cache_bytes[3] >> 20), m->thp,
+           (unsigned long long)(m->cache_bytes[3] >> 20),
+           m->caches_from_cpuid ? " (from CPUID: /sys has no cache sizes here; a VM's L3 may be the package's)" : "",
+           m->thp,
            m->pinned_cpu >= 0 ? "main thread pinned" : "not pinned");
     double load[3];
     if (getloadavg(load, 3) == 3)

@@ -68,6 +68,13 @@ bool cli_parse_count(const char *option, const char *text, uint64_t min, uint64_
         v = strtoull(text + 2, &end, 16);
         ok = *end == '\0' && text[2] != '-' && text[2] != '+';
         overflow = errno == ERANGE;
+    } else if (strncmp(text, "10^", 3) == 0) {
+        /* 10^7: the bench's and the examples' form too */
+        char *end;
+        long e = strtol(text + 3, &end, 10);
+        ok = end != text + 3 && *end == '\0' && text[3] >= '0' && text[3] <= '9';
+        overflow = ok && e > 19;
+        for (v = 1; ok && !overflow && e > 0; e--) v *= 10;
     } else if (parse_decimal_count(text, &v, &overflow)) {
         ok = true;
     } else if (text[0] >= '0' && text[0] <= '9') {
@@ -84,7 +91,7 @@ bool cli_parse_count(const char *option, const char *text, uint64_t min, uint64_
         }
     }
     if (!ok) {
-        cli_usage_error("%s '%s': not a whole number (write it as 10000000, 1e7 or 10M)", option, text);
+        cli_usage_error("%s '%s': not a whole number (write it as 10000000, 1e7, 10^7 or 10M)", option, text);
         return false;
     }
     if (overflow || v < min || v > max) {
@@ -101,8 +108,9 @@ bool cli_parse_fraction(const char *option, const char *text, double min, double
     char *end;
     errno = 0;
     double v = strtod(text, &end);
+    if (end != text && *end == '%') v /= 100.0, end++; /* 1% = 0.01, as the bench and the examples read it */
     if (end == text || *end || !isfinite(v)) {
-        cli_usage_error("%s '%s': not a number (write it as 0.01 or 1e-2)", option, text);
+        cli_usage_error("%s '%s': not a number (write it as 0.01, 1e-2 or 1%%)", option, text);
         return false;
     }
     if (v < min || v >= max) {

@@ -81,11 +81,18 @@ expect 2 "accept-unsynced without state" "$BS" dedup --accept-unsynced
 [ -e x.bsf ] && fail "a failed create left x.bsf behind"
 
 # the number forms that are accepted
-for n in 1000 1e3 1k 1K 0x3e8 1.5k 2M; do
+for n in 1000 1e3 10^3 1k 1K 0x3e8 1.5k 2M; do
   expect 0 "capacity $n" "$BS" create "n$n.bsf" --capacity "$n"
 done
 expect 0 "info of 1k" "$BS" info n1k.bsf
 stdout_has "capacity:          1000 keys" "1k means 1000"
+expect 0 "info of 10^3" "$BS" info "n10^3.bsf"
+stdout_has "capacity:          1000 keys" "10^3 means 1000"
+expect 0 "a rate as a percentage" "$BS" create pct.bsf --capacity 1000 --fpr 1%
+expect 0 "info of --fpr 1%" "$BS" info pct.bsf
+stdout_has "target FPR:        0.01" "1% means 0.01"
+expect 2 "10^ without a power" "$BS" create bad.bsf --capacity 10^
+expect 2 "10^20 overflows" "$BS" create bad.bsf --capacity 10^20
 expect 0 "info of 1.5k" "$BS" info n1.5k.bsf
 stdout_has "capacity:          1500 keys" "1.5k means 1500"
 
