@@ -68,13 +68,25 @@ stage_go() {
       tail -3 "$out/go-bench-smoke.txt")
 }
 
+# Each stage's output also goes to $out/stage-<name>.log. A CI record often
+# keeps only the end of the output, so a failed stage's last lines are printed
+# again after the summary, where they cannot be cut off.
 mkdir -p "$out"
+declare -a failed_stages
 for s in $stages; do
   echo "=============== stage: $s"
   start=$(date +%s)
-  if "stage_$s"; then result=ok; else result=FAILED; failed=1; fi
+  if "stage_$s" 2>&1 | tee "$out/stage-$s.log"; then result=ok; else result=FAILED; failed=1; failed_stages+=("$s"); fi
   summary+=("$(printf '%-8s %-6s %4ss' "$s" "$result" "$(($(date +%s) - start))")")
 done
+for s in "${failed_stages[@]}"; do
+  echo "=============== why $s failed: the last 40 lines of $out/stage-$s.log"
+  tail -n 40 "$out/stage-$s.log"
+done
+if ((failed)); then # what the environment gave the compilers (a stray CFLAGS breaks clang -Werror)
+  echo "environment: CC=${CC-} CFLAGS=${CFLAGS-} CPPFLAGS=${CPPFLAGS-} LDFLAGS=${LDFLAGS-}"
+  echo "compilers: $(gcc --version 2>&1 | head -n 1); $(clang --version 2>&1 | head -n 1); df: $(df -h "$out" | tail -n 1)"
+fi
 echo "=============== summary"
 printf '%s\n' "${summary[@]}"
 exit $failed
