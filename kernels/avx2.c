@@ -143,6 +143,10 @@ static void avx2_hash_u64(uint64_t hash_bitflip, const uint64_t *keys, size_t n,
     }
 }
 
+/* Byte keys: XXH3 of 4 keys per ymm where they are stored back to back with
+ * one width (it uses avx2_xxh3 and avx2_mul64 above). */
+#include "xxh3_keys_avx2.h"
+
 /* ---------------------------------------------------------------------------
  * Word selection: the rows.
  * ------------------------------------------------------------------------ */
@@ -854,6 +858,7 @@ const bloomsimd_kernel bloomsimd_kernel_avx2 = {
     .add_new_u64 = avx2_add_new_u64,
     .add_one = avx2_add_one,
     .contains_one = avx2_contains_one,
+    .hash_keys = avx2_hash_keys,
     .union_words = avx2_union_words,
     .intersect_words = avx2_intersect_words,
     .touch_u64 = avx2_touch_u64,

@@ -1,0 +1,307 @@
+#ifndef BLOOMSIMD_XXH3_KEYS_AVX2_H
+#define BLOOMSIMD_XXH3_KEYS_AVX2_H
+
+/*
+ * xxh3_keys_avx2.h — XXH3_64bits_withSeed over many byte keys at once, 4
+ * keys per ymm. Included only by kernels/avx2.c (compiled with -mavx2), after
+ * its u64 hashing section: it reuses avx2_xxh3 (XXH3 of 8 LE bytes) and
+ * avx2_mul64. Everything here is static.
+ *
+ * Only one shape is vectorised: groups of 8 keys stored back to back with one
+ * width w in {8, 16, 32, 64} (every group of the fixed-width layout; an
+ * offsets group whose 8 lengths, read from the offsets, all equal w). Key j
+ * of the group is at base + j w, so its words come from plain loads of
+ * exactly the group's 8 w bytes and a qword transpose: no gathers, no read
+ * outside the keys. XXH3's paths for those widths (kernels/xxh3_bytes.h):
+ *
+ *   w = 8    the 4..8 path with both 32-bit reads covering the key:
+ *            x = LE64(k) rotated by 32, rrmxmx(x ^ flip4to8, 8): avx2_xxh3
+ *            with flip4to8 as its bitflip (the u64 keys' hash is this one)
+ *   w = 16   the 9..16 path: lo = qword 0, hi = qword 1
+ *   w = 32   17..128, one chunk pair: mix16(k) + mix16(k + 16)
+ *   w = 64   17..128, two pairs: mix16(k), mix16(k + 48), mix16(k + 16), mix16(k + 32)
+ *
+ * Everything else (other widths, mixed lengths, pointer arrays, partial
+ * groups) goes one key at a time through bloomsimd_xxh3_key, the portable
+ * code with scalar 64x64 -> 128-bit multiplies. Why not gathers for those:
+ * see avx2_hash_keys below and docs/kernels/xxh3-byte-keys.md.
+ */
+#include <immintrin.h>
+
+#include "xxh3_bytes.h"
+
+/*
+ * fold(a, b) = low64(a b) ^ high64(a b) per 64-bit lane. AVX2 multiplies only
+ * 32 x 32 -> 64 (vpmuludq, the low dwords of each lane). With a = ah 2^32 +
+ * al and b = bh 2^32 + bl:
+ *
+ *     a b = hh 2^64 + (lh + hl) 2^32 + ll,   ll = al bl, lh = al bh, hl = ah bl, hh = ah bh
+ *
+ * cross = (ll >> 32) + low32(lh) + hl <= 2 (2^32 - 1) + (2^32 - 1)^2 = 2^64 - 1,
+ * so no carry is lost; then
+ *
+ *     low64  = low32(cross) 2^32 + low32(ll)
+ *     high64 = hh + (lh >> 32) + (cross >> 32)
+ *
+ * Four vpmuludq, ~13 other operations per 4 lanes.
+ */
+AVX2_INLINE __m256i xxh3_avx2_fold(__m256i a, __m256i b)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i a_hi = _mm256_srli_epi64(a, 32), b_hi = _mm256_srli_epi64(b, 32);
+    __m256i ll = _mm256_mul_epu32(a, b), lh = _mm256_mul_epu32(a, b_hi);
+    __m256i hl = _mm256_mul_epu32(a_hi, b), hh = _mm256_mul_epu32(a_hi, b_hi);
+    __m256i cross = _mm256_add_epi64(_mm256_add_epi64(_mm256_srli_epi64(ll, 32), _mm256_blend_epi32(lh, zero, 0xaa)),
+                                     hl);
+    __m256i high = _mm256_add_epi64(_mm256_add_epi64(hh, _mm256_srli_epi64(lh, 32)), _mm256_srli_epi64(cross, 32));
+    __m256i low = _mm256_blend_epi32(ll, _mm256_slli_epi64(cross, 32), 0xaa);
+    return _mm256_xor_si256(low, high);
+}
+
+/* The seed's constants, as vectors, for one call. The mix16 keys come in
+ * pairs, one per 128-bit half (xxh3_avx2_mix_pair): chunk j's keys in the
+ * low half, chunk k's in the high half. */
+typedef struct xxh3_avx2_consts {
+    __m256i flip4to8, flip9lo, flip9hi;
+    __m256i lo01, hi01; /* chunks 0 | 1: 32-byte keys */
+    __m256i lo02, hi02; /* chunks 0 | 2: the first 32 bytes of a 64-byte key */
+    __m256i lo31, hi31; /* chunks 3 | 1: the last 32 bytes of a 64-byte key */
+} xxh3_avx2_consts;
+
+AVX2_INLINE __m256i xxh3_avx2_halves(uint64_t low, uint64_t high)
+{
+    return _mm256_setr_epi64x((long long)low, (long long)low, (long long)high, (long long)high);
+}
+
+AVX2_INLINE xxh3_avx2_consts xxh3_avx2_consts_of(const bloomsimd_xxh3_params *p)
+{
+    xxh3_avx2_consts c;
+    c.flip4to8 = _mm256_set1_epi64x((long long)p->flip4to8);
+    c.flip9lo = _mm256_set1_epi64x((long long)p->flip9lo);
+    c.flip9hi = _mm256_set1_epi64x((long long)p->flip9hi);
+    c.lo01 = xxh3_avx2_halves(p->key_lo[0], p->key_lo[1]), c.hi01 = xxh3_avx2_halves(p->key_hi[0], p->key_hi[1]);
+    c.lo02 = xxh3_avx2_halves(p->key_lo[0], p->key_lo[2]), c.hi02 = xxh3_avx2_halves(p->key_hi[0], p->key_hi[2]);
+    c.lo31 = xxh3_avx2_halves(p->key_lo[3], p->key_lo[1]), c.hi31 = xxh3_avx2_halves(p->key_hi[3], p->key_hi[1]);
+    return c;
+}
+
+/* avalanche3(h) = (h ^ h >> 37) * 0x165667919E3779F9, ^ >> 32. */
+AVX2_INLINE __m256i xxh3_avx2_avalanche(__m256i h)
+{
+    const __m256i m_lo = _mm256_set1_epi64x((long long)(BLOOMSIMD_XXH3_AVALANCHE & 0xffffffffu));
+    const __m256i m_hi = _mm256_set1_epi64x((long long)(BLOOMSIMD_XXH3_AVALANCHE >> 32));
+    h = avx2_mul64(_mm256_xor_si256(h, _mm256_srli_epi64(h, 37)), m_lo, m_hi);
+    return _mm256_xor_si256(h, _mm256_srli_epi64(h, 32));
+}
+
+AVX2_INLINE __m256i xxh3_avx2_load(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+
+/*
+ * mix16 of the two 16-byte chunks of two keys' 32 bytes a and b, without a
+ * transpose: the in-lane unpacks give [a0 b0 | a2 b2] and [a1 b1 | a3 b3]
+ * (qwords), i.e. the low and high qwords of chunk 0 of both keys in the low
+ * 128 bits and of chunk 1 in the high 128 bits, so one fold with the keys
+ * in halves (xxh3_avx2_consts) returns [a's mix16 of chunk 0, b's | a's of
+ * chunk 1, b's]. Two vperm2i128 per 4 keys then add the halves
+ * (xxh3_avx2_sum_halves), where a full 4x4 qword transpose costs four per
+ * 32 bytes (5% slower at w = 32, 9% at w = 64, vector lanes alone).
+ */
+AVX2_INLINE __m256i xxh3_avx2_mix_pair(__m256i a, __m256i b, __m256i key_lo, __m256i key_hi)
+{
+    return xxh3_avx2_fold(_mm256_xor_si256(_mm256_unpacklo_epi64(a, b), key_lo),
+                          _mm256_xor_si256(_mm256_unpackhi_epi64(a, b), key_hi));
+}
+
+/* [k0 k1 | k0' k1'] and [k2 k3 | k2' k3'] -> [k0+k0' k1+k1' k2+k2' k3+k3'] */
+AVX2_INLINE __m256i xxh3_avx2_sum_halves(__m256i p01, __m256i p23)
+{
+    return _mm256_add_epi64(_mm256_permute2x128_si256(p01, p23, 0x20), _mm256_permute2x128_si256(p01, p23, 0x31));
+}
+
+/* Hashes of the 4 adjacent keys of width w (8, 16, 32 or 64) at base; reads
+ * exactly base[0 .. 4 w). */
+AVX2_INLINE __m256i xxh3_avx2_uniform4(const xxh3_avx2_consts *c, const uint8_t *base, const unsigned w)
+{
+    if (w == 8) return avx2_xxh3(xxh3_avx2_load(base), c->flip4to8);
+    if (w == 16) {
+        /* unpacks of (k0 k1) and (k2 k3) give lanes in key order 0 2 1 3;
+         * one vpermq puts the hashes back in order */
+        __m256i a = xxh3_avx2_load(base), b = xxh3_avx2_load(base + 32);
+        __m256i lo = _mm256_xor_si256(_mm256_unpacklo_epi64(a, b), c->flip9lo);
+        __m256i hi = _mm256_xor_si256(_mm256_unpackhi_epi64(a, b), c->flip9hi);
+        const __m256i bswap = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, /* */
+                                               7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+        __m256i acc = _mm256_add_epi64(_mm256_add_epi64(_mm256_set1_epi64x(16), _mm256_shuffle_epi8(lo, bswap)), hi);
+        __m256i h = xxh3_avx2_avalanche(_mm256_add_epi64(acc, xxh3_avx2_fold(lo, hi)));
+        return _mm256_permute4x64_epi64(h, 0xd8);
+    }
+    const __m256i acc = _mm256_set1_epi64x((long long)(w * BLOOMSIMD_XXH3_PRIME64_1));
+    if (w == 32) {
+        /* 17..32: chunk 0 from the front, chunk 1 = the last 16 bytes */
+        __m256i p01 = xxh3_avx2_mix_pair(xxh3_avx2_load(base), xxh3_avx2_load(base + 32), c->lo01, c->hi01);
+        __m256i p23 = xxh3_avx2_mix_pair(xxh3_avx2_load(base + 64), xxh3_avx2_load(base + 96), c->lo01, c->hi01);
+        return xxh3_avx2_avalanche(_mm256_add_epi64(acc, xxh3_avx2_sum_halves(p01, p23)));
+    }
+    /* 33..64: front chunks at 0 and 16 (secret chunks 0, 2), back chunks at
+     * 32 and 48 (3, 1) */
+    __m256i p01 = _mm256_add_epi64(
+        xxh3_avx2_mix_pair(xxh3_avx2_load(base), xxh3_avx2_load(base + 64), c->lo02, c->hi02),
+        xxh3_avx2_mix_pair(xxh3_avx2_load(base + 32), xxh3_avx2_load(base + 96), c->lo31, c->hi31));
+    __m256i p23 = _mm256_add_epi64(
+        xxh3_avx2_mix_pair(xxh3_avx2_load(base + 128), xxh3_avx2_load(base + 192), c->lo02, c->hi02),
+        xxh3_avx2_mix_pair(xxh3_avx2_load(base + 160), xxh3_avx2_load(base + 224), c->lo31, c->hi31));
+    return xxh3_avx2_avalanche(_mm256_add_epi64(acc, xxh3_avx2_sum_halves(p01, p23)));
+}
+
+/* The scalar constants of one call (a local copy: the hash stores could
+ * alias the params, which would force a reload after each store). */
+typedef struct xxh3_avx2_scalar {
+    uint64_t flip4to8, flip9lo, flip9hi, key_lo[4], key_hi[4];
+} xxh3_avx2_scalar;
+
+AVX2_INLINE xxh3_avx2_scalar xxh3_avx2_scalar_of(const bloomsimd_xxh3_params *p)
+{
+    xxh3_avx2_scalar s = {p->flip4to8, p->flip9lo, p->flip9hi, {0}, {0}};
+    for (unsigned j = 0; j < 4; j++) s.key_lo[j] = p->key_lo[j], s.key_hi[j] = p->key_hi[j];
+    return s;
+}
+
+/* XXH3 of one key of width w (8, 16, 32 or 64) in general registers: the
+ * paths of xxh3_bytes.h with the length a constant, so no branches. */
+AVX2_INLINE uint64_t xxh3_avx2_scalar1(const xxh3_avx2_scalar *s, const uint8_t *k, const unsigned w)
+{
+    if (w == 8) return bloomsimd_xxh3_rrmxmx(bloomsimd_rotl64(bloomsimd_read64(k), 32) ^ s->flip4to8, 8);
+    if (w == 16) {
+        uint64_t lo = bloomsimd_read64(k) ^ s->flip9lo, hi = bloomsimd_read64(k + 8) ^ s->flip9hi;
+        return bloomsimd_xxh3_avalanche(16 + __builtin_bswap64(lo) + hi + bloomsimd_xxh3_fold(lo, hi));
+    }
+    uint64_t acc = w * BLOOMSIMD_XXH3_PRIME64_1;
+    acc += bloomsimd_xxh3_mix16(k, s->key_lo[0], s->key_hi[0]);
+    acc += bloomsimd_xxh3_mix16(k + w - 16, s->key_lo[1], s->key_hi[1]);
+    if (w == 64) {
+        acc += bloomsimd_xxh3_mix16(k + 16, s->key_lo[2], s->key_hi[2]);
+        acc += bloomsimd_xxh3_mix16(k + 32, s->key_lo[3], s->key_hi[3]);
+    }
+    return bloomsimd_xxh3_avalanche(acc);
+}
+
+#ifndef XXH3_AVX2_SCALAR_KEYS
+#define XXH3_AVX2_SCALAR_KEYS 2
+#endif
+
+/*
+ * n keys of width w stored back to back from base. Each step hashes 4 keys
+ * in a ymm and XXH3_AVX2_SCALAR_KEYS more in general registers: the two
+ * run on different execution units, so the scalar keys come almost free
+ * (measured: docs/kernels/xxh3-byte-keys.md).
+ */
+AVX2_INLINE void xxh3_avx2_run(const xxh3_avx2_consts *c, const xxh3_avx2_scalar *s, const uint8_t *base, size_t n,
+                               const unsigned w, uint64_t *out)
+{
+    const size_t step = 4 + XXH3_AVX2_SCALAR_KEYS;
+    size_t i = 0;
+    for (; i + step <= n; i += step) {
+        _mm256_storeu_si256((__m256i *)(void *)(out + i), xxh3_avx2_uniform4(c, base + i * w, w));
+        for (size_t j = 4; j < step; j++) out[i + j] = xxh3_avx2_scalar1(s, base + (i + j) * w, w);
+    }
+    for (; i < n; i++) out[i] = xxh3_avx2_scalar1(s, base + i * w, w);
+}
+
+/* The width constant in each instantiation of the run. */
+static void xxh3_avx2_run_any(const bloomsimd_xxh3_params *p, const uint8_t *base, size_t n, unsigned w,
+                              uint64_t *out)
+{
+    const xxh3_avx2_consts c = xxh3_avx2_consts_of(p);
+    const xxh3_avx2_scalar s = xxh3_avx2_scalar_of(p);
+    switch (w) {
+    case 8: xxh3_avx2_run(&c, &s, base, n, 8, out); return;
+    case 16: xxh3_avx2_run(&c, &s, base, n, 16, out); return;
+    case 32: xxh3_avx2_run(&c, &s, base, n, 32, out); return;
+    default: xxh3_avx2_run(&c, &s, base, n, 64, out); return;
+    }
+}
+
+static inline bool xxh3_avx2_vector_width(size_t w) { return w == 8 || w == 16 || w == 32 || w == 64; }
+
+static inline size_t xxh3_avx2_offset(const bloomsimd_keys *v, size_t i)
+{
+    return v->layout == BLOOMSIMD_KEYS_OFFSETS32 ? (size_t)v->offsets32[i] : (size_t)v->offsets64[i];
+}
+
+/*
+ * The width of keys i .. i+7 of an offsets view if they all have one length
+ * w in {8, 16, 32, 64} (then they are back to back), else 0. Each length is
+ * checked, not only the span: 8 keys spanning 8 w bytes can have other
+ * lengths.
+ */
+AVX2_INLINE unsigned xxh3_avx2_group_width(const bloomsimd_keys *v, size_t i)
+{
+    size_t w;
+    if (v->layout == BLOOMSIMD_KEYS_OFFSETS32) {
+        __m256i len = _mm256_sub_epi32(xxh3_avx2_load((const uint8_t *)(v->offsets32 + i + 1)),
+                                       xxh3_avx2_load((const uint8_t *)(v->offsets32 + i)));
+        __m256i same = _mm256_cmpeq_epi32(len, _mm256_broadcastd_epi32(_mm256_castsi256_si128(len)));
+        if (_mm256_movemask_epi8(same) != -1) return 0;
+        w = v->offsets32[i + 1] - v->offsets32[i];
+    } else {
+        __m256i len_lo = _mm256_sub_epi64(xxh3_avx2_load((const uint8_t *)(v->offsets64 + i + 1)),
+                                          xxh3_avx2_load((const uint8_t *)(v->offsets64 + i)));
+        __m256i len_hi = _mm256_sub_epi64(xxh3_avx2_load((const uint8_t *)(v->offsets64 + i + 5)),
+                                          xxh3_avx2_load((const uint8_t *)(v->offsets64 + i + 4)));
+        __m256i first = _mm256_permute4x64_epi64(len_lo, 0);
+        __m256i same = _mm256_and_si256(_mm256_cmpeq_epi64(len_lo, first), _mm256_cmpeq_epi64(len_hi, first));
+        if (_mm256_movemask_epi8(same) != -1) return 0;
+        w = (size_t)(v->offsets64[i + 1] - v->offsets64[i]);
+    }
+    return xxh3_avx2_vector_width(w) ? (unsigned)w : 0;
+}
+
+/*
+ * An offsets view: find runs of whole 8-key groups of one vector width
+ * (extended key by key at the end of the batch), hash each run as one, and
+ * everything between them with the reference loop. A batch without such
+ * groups (mixed lengths) costs one vector compare per 8 keys more than the
+ * reference alone; the reference's length branches are then not interleaved
+ * with anything else (interleaving them per group measured 10-20% slower on
+ * mixed 8..64-byte keys).
+ */
+static void xxh3_avx2_offsets(const bloomsimd_xxh3_params *p, const bloomsimd_keys *v, size_t first, size_t count,
+                              uint64_t *hashes)
+{
+    const uint8_t *data = (const uint8_t *)v->data;
+    size_t i = 0;
+    while (i < count) {
+        size_t start = i;
+        unsigned w = 0;
+        while (start + 8 <= count && !(w = xxh3_avx2_group_width(v, first + start))) start += 8;
+        if (!w) start = count;
+        if (start > i) bloomsimd_hash_keys_reference(p, v, first + i, start - i, hashes + i);
+        if (!w) return;
+        size_t end = start + 8;
+        while (end + 8 <= count && xxh3_avx2_group_width(v, first + end) == w) end += 8;
+        if (end + 8 > count)
+            while (end < count && xxh3_avx2_offset(v, first + end + 1) - xxh3_avx2_offset(v, first + end) == w) end++;
+        xxh3_avx2_run_any(p, data + xxh3_avx2_offset(v, first + start), end - start, w, hashes + start);
+        i = end;
+    }
+}
+
+static void avx2_hash_keys(const bloomsimd_xxh3_params *p, const bloomsimd_keys *v, size_t first, size_t count,
+                           uint64_t *hashes)
+{
+    switch (v->layout) {
+    case BLOOMSIMD_KEYS_FIXED:
+        if (xxh3_avx2_vector_width(v->width)) {
+            xxh3_avx2_run_any(p, (const uint8_t *)v->data + first * v->width, count, (unsigned)v->width, hashes);
+            return;
+        }
+        break;
+    case BLOOMSIMD_KEYS_OFFSETS32:
+    case BLOOMSIMD_KEYS_OFFSETS64: xxh3_avx2_offsets(p, v, first, count, hashes); return;
+    case BLOOMSIMD_KEYS_POINTERS:
+    default: break;
+    }
+    bloomsimd_hash_keys_reference(p, v, first, count, hashes);
+}
+
+#endif /* BLOOMSIMD_XXH3_KEYS_AVX2_H */
