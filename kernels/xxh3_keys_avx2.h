@@ -236,52 +236,130 @@ static inline size_t xxh3_avx2_offset(const bloomsimd_keys *v, size_t i)
  */
 AVX2_INLINE unsigned xxh3_avx2_group_width(const bloomsimd_keys *v, size_t i)
 {
-    size_t w;
+    /* the first key's length first: one scalar test rejects most groups of
+     * mixed lengths, and every group of a non-vector width */
+    size_t w = xxh3_avx2_offset(v, i + 1) - xxh3_avx2_offset(v, i);
+    if (!xxh3_avx2_vector_width(w)) return 0;
     if (v->layout == BLOOMSIMD_KEYS_OFFSETS32) {
         __m256i len = _mm256_sub_epi32(xxh3_avx2_load((const uint8_t *)(v->offsets32 + i + 1)),
                                        xxh3_avx2_load((const uint8_t *)(v->offsets32 + i)));
-        __m256i same = _mm256_cmpeq_epi32(len, _mm256_broadcastd_epi32(_mm256_castsi256_si128(len)));
-        if (_mm256_movemask_epi8(same) != -1) return 0;
-        w = v->offsets32[i + 1] - v->offsets32[i];
-    } else {
-        __m256i len_lo = _mm256_sub_epi64(xxh3_avx2_load((const uint8_t *)(v->offsets64 + i + 1)),
-                                          xxh3_avx2_load((const uint8_t *)(v->offsets64 + i)));
-        __m256i len_hi = _mm256_sub_epi64(xxh3_avx2_load((const uint8_t *)(v->offsets64 + i + 5)),
-                                          xxh3_avx2_load((const uint8_t *)(v->offsets64 + i + 4)));
-        __m256i first = _mm256_permute4x64_epi64(len_lo, 0);
-        __m256i same = _mm256_and_si256(_mm256_cmpeq_epi64(len_lo, first), _mm256_cmpeq_epi64(len_hi, first));
-        if (_mm256_movemask_epi8(same) != -1) return 0;
-        w = (size_t)(v->offsets64[i + 1] - v->offsets64[i]);
+        __m256i same = _mm256_cmpeq_epi32(len, _mm256_set1_epi32((int)w));
+        return _mm256_movemask_epi8(same) == -1 ? (unsigned)w : 0;
     }
-    return xxh3_avx2_vector_width(w) ? (unsigned)w : 0;
+    __m256i len_lo = _mm256_sub_epi64(xxh3_avx2_load((const uint8_t *)(v->offsets64 + i + 1)),
+                                      xxh3_avx2_load((const uint8_t *)(v->offsets64 + i)));
+    __m256i len_hi = _mm256_sub_epi64(xxh3_avx2_load((const uint8_t *)(v->offsets64 + i + 5)),
+                                      xxh3_avx2_load((const uint8_t *)(v->offsets64 + i + 4)));
+    __m256i want = _mm256_set1_epi64x((long long)w);
+    __m256i same = _mm256_and_si256(_mm256_cmpeq_epi64(len_lo, want), _mm256_cmpeq_epi64(len_hi, want));
+    return _mm256_movemask_epi8(same) == -1 ? (unsigned)w : 0;
 }
 
 /*
- * An offsets view: find runs of whole 8-key groups of one vector width
- * (extended key by key at the end of the batch), hash each run as one, and
- * everything between them with the reference loop. A batch without such
- * groups (mixed lengths) costs one vector compare per 8 keys more than the
- * reference alone; the reference's length branches are then not interleaved
- * with anything else (interleaving them per group measured 10-20% slower on
- * mixed 8..64-byte keys).
+ * Keys first .. first+count-1, one at a time through bloomsimd_xxh3_key (the
+ * reference's per-key code), with one loop per layout: the reference loop
+ * switches on the layout per key, which measured 5-15% slower here on
+ * uniform 12..40-byte keys and on mixed 8..64-byte keys. flatten: with four
+ * loops gcc stopped inlining bloomsimd_xxh3_key into three of them (a call
+ * per key, 5-10% slower than the reference).
+ */
+__attribute__((flatten)) static void xxh3_avx2_one_by_one(const bloomsimd_xxh3_params *p, const bloomsimd_keys *v,
+                                                          size_t first, size_t count, uint64_t *hashes)
+{
+    const uint8_t *data = (const uint8_t *)v->data;
+    switch (v->layout) {
+    case BLOOMSIMD_KEYS_OFFSETS32: {
+        const uint32_t *off = v->offsets32 + first;
+        for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_xxh3_key(p, data + off[i], off[i + 1] - off[i]);
+        return;
+    }
+    case BLOOMSIMD_KEYS_OFFSETS64: {
+        const uint64_t *off = v->offsets64 + first;
+        for (size_t i = 0; i < count; i++)
+            hashes[i] = bloomsimd_xxh3_key(p, data + off[i], (size_t)(off[i + 1] - off[i]));
+        return;
+    }
+    case BLOOMSIMD_KEYS_FIXED: {
+        const size_t w = v->width;
+        for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_xxh3_key(p, data + (first + i) * w, w);
+        return;
+    }
+    case BLOOMSIMD_KEYS_POINTERS:
+    default: {
+        const void *const *key = v->pointers + first;
+        const size_t *len = v->lengths + first;
+        for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_xxh3_key(p, (const uint8_t *)key[i], len[i]);
+        return;
+    }
+    }
+}
+
+/*
+ * The end (exclusive) of the run of keys of length w that starts at key s,
+ * a run of at least 8, no further than key `stop`. Keys s .. e-1 all have
+ * length w iff offsets[j] = offsets[s] + (j - s) w for j = s .. e: one
+ * load and one compare per 8 keys (4 for offsets64), against an expected
+ * vector that grows by 8 w. The 32-bit sums may wrap, but a wrapped value
+ * lies below the previous offset, which a valid (non-decreasing) offsets
+ * array never does, so the first mismatch is the first key of another length.
+ */
+AVX2_INLINE size_t xxh3_avx2_run_end(const bloomsimd_keys *v, size_t s, size_t stop, unsigned w)
+{
+    size_t j = s + 1;
+    if (v->layout == BLOOMSIMD_KEYS_OFFSETS32) {
+        const uint32_t *off = v->offsets32;
+        const __m256i lane = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8);
+        __m256i want = _mm256_mullo_epi32(lane, _mm256_set1_epi32((int)w)); /* offsets s+1 .. s+8 */
+        want = _mm256_add_epi32(want, _mm256_set1_epi32((int)off[s]));
+        const __m256i step = _mm256_set1_epi32((int)(8 * w));
+        for (; j + 8 <= stop + 1; j += 8, want = _mm256_add_epi32(want, step)) {
+            __m256i same = _mm256_cmpeq_epi32(xxh3_avx2_load((const uint8_t *)(off + j)), want);
+            unsigned ok = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(same));
+            if (ok != 0xffu) return j + (size_t)__builtin_ctz(~ok) - 1;
+        }
+        for (; j <= stop; j++)
+            if (off[j] - off[j - 1] != w) return j - 1;
+        return stop;
+    }
+    const uint64_t *off = v->offsets64;
+    __m256i want = _mm256_add_epi64(_mm256_set1_epi64x((long long)off[s]),
+                                    _mm256_setr_epi64x(w, 2 * (long long)w, 3 * (long long)w, 4 * (long long)w));
+    const __m256i step = _mm256_set1_epi64x(4 * (long long)w);
+    for (; j + 4 <= stop + 1; j += 4, want = _mm256_add_epi64(want, step)) {
+        __m256i same = _mm256_cmpeq_epi64(xxh3_avx2_load((const uint8_t *)(off + j)), want);
+        unsigned ok = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(same));
+        if (ok != 0xfu) return j + (size_t)__builtin_ctz(~ok) - 1;
+    }
+    for (; j <= stop; j++)
+        if (off[j] - off[j - 1] != w) return j - 1;
+    return stop;
+}
+
+/*
+ * An offsets view: look for a group of 8 keys of one vector width, extend
+ * it into a run (key by key: it may end anywhere), hash the run as one, and
+ * everything before it with the reference loop. Mixed lengths cost one
+ * group check per 8 keys more than the reference alone, and the
+ * reference's length branches are not interleaved with anything else
+ * (interleaving them per group measured 10-20% slower on mixed 8..64-byte
+ * keys). A uniform batch costs one group check and ~5 operations per 8 keys
+ * for the run (checking every group instead: 0.2 ns/key more).
  */
 static void xxh3_avx2_offsets(const bloomsimd_xxh3_params *p, const bloomsimd_keys *v, size_t first, size_t count,
                               uint64_t *hashes)
 {
     const uint8_t *data = (const uint8_t *)v->data;
-    size_t i = 0;
-    while (i < count) {
+    const size_t stop = first + count;
+    size_t i = first;
+    while (i < stop) {
         size_t start = i;
         unsigned w = 0;
-        while (start + 8 <= count && !(w = xxh3_avx2_group_width(v, first + start))) start += 8;
-        if (!w) start = count;
-        if (start > i) bloomsimd_hash_keys_reference(p, v, first + i, start - i, hashes + i);
+        while (start + 8 <= stop && !(w = xxh3_avx2_group_width(v, start))) start += 8;
+        if (!w) start = stop;
+        if (start > i) xxh3_avx2_one_by_one(p, v, i, start - i, hashes + (i - first));
         if (!w) return;
-        size_t end = start + 8;
-        while (end + 8 <= count && xxh3_avx2_group_width(v, first + end) == w) end += 8;
-        if (end + 8 > count)
-            while (end < count && xxh3_avx2_offset(v, first + end + 1) - xxh3_avx2_offset(v, first + end) == w) end++;
-        xxh3_avx2_run_any(p, data + xxh3_avx2_offset(v, first + start), end - start, w, hashes + start);
+        size_t end = xxh3_avx2_run_end(v, start, stop, w);
+        xxh3_avx2_run_any(p, data + xxh3_avx2_offset(v, start), end - start, w, hashes + (start - first));
         i = end;
     }
 }
@@ -301,7 +379,7 @@ static void avx2_hash_keys(const bloomsimd_xxh3_params *p, const bloomsimd_keys 
     case BLOOMSIMD_KEYS_POINTERS:
     default: break;
     }
-    bloomsimd_hash_keys_reference(p, v, first, count, hashes);
+    xxh3_avx2_one_by_one(p, v, first, count, hashes);
 }
 
 #endif /* BLOOMSIMD_XXH3_KEYS_AVX2_H */

@@ -106,7 +106,8 @@ Test(hash_bytes_avx2, uniform_widths_every_first_and_count_every_layout)
             batch b = {data, N * 128 + 16, off32, off64, N, w};
             set_lengths(&b, 3 + s, lens, N); /* keys at odd addresses */
             for (size_t first = 0; first < 14; first++) {
-                for (size_t count = 0; count <= 40 && first + count <= N; count++) check_layouts(f, seeds[s], &b, first, count);
+                for (size_t count = 0; count <= 40 && first + count <= N; count++)
+                    check_layouts(f, seeds[s], &b, first, count);
                 check_layouts(f, seeds[s], &b, first, N - first);
             }
         }
@@ -202,7 +203,8 @@ Test(hash_bytes_avx2, uniform_keys_next_to_unreadable_pages)
                 /* ending at the guard page above, then starting at the page's first byte */
                 batch end = {hi - n * w, n * w, off32, off64, n, w};
                 set_lengths(&end, 0, lens, n);
-                for (size_t first = 0; first < n && first < 9; first++) check_layouts(f, seeds[s], &end, first, n - first);
+                for (size_t first = 0; first < n && first < 9; first++)
+                    check_layouts(f, seeds[s], &end, first, n - first);
                 batch start = {lo, n * w, off32, off64, n, w};
                 set_lengths(&start, 0, lens, n);
                 for (size_t first = 0; first < n && first < 9; first++)
