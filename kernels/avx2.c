@@ -30,6 +30,11 @@
  * are in flight at once. Each staged key leaves its hash, its block address
  * and its row address in a ring; the probe loop reads them 64 keys later.
  *
+ * Byte keys (hash_keys): kernels/xxh3_keys_avx2.h hashes runs of keys stored
+ * back to back with one width of 8, 16, 32 or 64 bytes, 4 per ymm and 2 in
+ * general registers per step; other keys go one at a time through the
+ * reference's code (docs/kernels/xxh3-byte-keys.md).
+ *
  * Measurements, rejected variants and the 256-bit-block study:
  * docs/kernels/avx2.md.
  *
@@ -143,8 +148,7 @@ static void avx2_hash_u64(uint64_t hash_bitflip, const uint64_t *keys, size_t n,
     }
 }
 
-/* Byte keys: XXH3 of 4 keys per ymm where they are stored back to back with
- * one width (it uses avx2_xxh3 and avx2_mul64 above). */
+/* Byte keys (it uses avx2_xxh3 and avx2_mul64 above). */
 #include "xxh3_keys_avx2.h"
 
 /* ---------------------------------------------------------------------------

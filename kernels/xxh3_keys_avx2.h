@@ -2,29 +2,36 @@
 #define BLOOMSIMD_XXH3_KEYS_AVX2_H
 
 /*
- * xxh3_keys_avx2.h — XXH3_64bits_withSeed over many byte keys at once, 4
- * keys per ymm. Included only by kernels/avx2.c (compiled with -mavx2), after
- * its u64 hashing section: it reuses avx2_xxh3 (XXH3 of 8 LE bytes) and
- * avx2_mul64. Everything here is static.
+ * xxh3_keys_avx2.h — XXH3_64bits_withSeed over many byte keys at once.
+ * Included only by kernels/avx2.c (compiled with -mavx2), after its u64
+ * hashing section: it reuses avx2_xxh3 (XXH3 of 8 LE bytes) and avx2_mul64.
+ * Everything here is static.
  *
- * Only one shape is vectorised: groups of 8 keys stored back to back with one
- * width w in {8, 16, 32, 64} (every group of the fixed-width layout; an
- * offsets group whose 8 lengths, read from the offsets, all equal w). Key j
- * of the group is at base + j w, so its words come from plain loads of
- * exactly the group's 8 w bytes and a qword transpose: no gathers, no read
- * outside the keys. XXH3's paths for those widths (kernels/xxh3_bytes.h):
+ * One shape is vectorised: runs of keys stored back to back with one width
+ * w in {8, 16, 32, 64} (the whole batch of a fixed-width view; in an offsets
+ * view, a run starts at 8 keys whose lengths, read from the offsets, all
+ * equal w, and goes on while they do). Key j of a run is at base + j w, so
+ * its words come from plain 32-byte loads of exactly the run's bytes and
+ * in-lane unpacks: no gathers, no read outside the keys. XXH3's paths for
+ * those widths (kernels/xxh3_bytes.h):
  *
  *   w = 8    the 4..8 path with both 32-bit reads covering the key:
- *            x = LE64(k) rotated by 32, rrmxmx(x ^ flip4to8, 8): avx2_xxh3
- *            with flip4to8 as its bitflip (the u64 keys' hash is this one)
+ *            x = LE64(k) rotated by 32, rrmxmx(x ^ flip4to8, 8), i.e.
+ *            avx2_xxh3 with flip4to8 as its bitflip (the u64 keys' hash)
  *   w = 16   the 9..16 path: lo = qword 0, hi = qword 1
  *   w = 32   17..128, one chunk pair: mix16(k) + mix16(k + 16)
  *   w = 64   17..128, two pairs: mix16(k), mix16(k + 48), mix16(k + 16), mix16(k + 32)
  *
- * Everything else (other widths, mixed lengths, pointer arrays, partial
- * groups) goes one key at a time through bloomsimd_xxh3_key, the portable
- * code with scalar 64x64 -> 128-bit multiplies. Why not gathers for those:
- * see avx2_hash_keys below and docs/kernels/xxh3-byte-keys.md.
+ * A run goes 6 keys per step: 4 in a ymm, 2 in general registers. AVX2 has
+ * no 64-bit multiply, so a fold costs ~17 vector operations per 4 keys and
+ * the vector units are the limit; the scalar keys (one mul and one imul
+ * each) run beside them on the integer units (xxh3_avx2_run).
+ *
+ * Everything else (other widths, mixed lengths, pointer arrays, the keys
+ * around a run) goes one key at a time through bloomsimd_xxh3_key, the
+ * reference's code. Vectorising those per length class was measured slower
+ * than that on this kernel, with vpgatherqq and with per-lane loads
+ * (docs/kernels/xxh3-byte-keys.md).
  */
 #include <immintrin.h>
 
@@ -185,20 +192,18 @@ AVX2_INLINE uint64_t xxh3_avx2_scalar1(const xxh3_avx2_scalar *s, const uint8_t 
     return bloomsimd_xxh3_avalanche(acc);
 }
 
-#ifndef XXH3_AVX2_SCALAR_KEYS
-#define XXH3_AVX2_SCALAR_KEYS 2
+/* Keys per run step hashed in general registers beside the 4 in a ymm:
+ * 0-4 measured, 2 best or equal best at every width (the ymm alone: 0.7-0.8x
+ * the speed; docs/kernels/xxh3-byte-keys.md). */
+#ifndef BLOOMSIMD_AVX2_SCALAR_KEYS
+#define BLOOMSIMD_AVX2_SCALAR_KEYS 2
 #endif
 
-/*
- * n keys of width w stored back to back from base. Each step hashes 4 keys
- * in a ymm and XXH3_AVX2_SCALAR_KEYS more in general registers: the two
- * run on different execution units, so the scalar keys come almost free
- * (measured: docs/kernels/xxh3-byte-keys.md).
- */
+/* n keys of width w stored back to back from base. */
 AVX2_INLINE void xxh3_avx2_run(const xxh3_avx2_consts *c, const xxh3_avx2_scalar *s, const uint8_t *base, size_t n,
                                const unsigned w, uint64_t *out)
 {
-    const size_t step = 4 + XXH3_AVX2_SCALAR_KEYS;
+    const size_t step = 4 + BLOOMSIMD_AVX2_SCALAR_KEYS;
     size_t i = 0;
     for (; i + step <= n; i += step) {
         _mm256_storeu_si256((__m256i *)(void *)(out + i), xxh3_avx2_uniform4(c, base + i * w, w));
@@ -336,14 +341,14 @@ AVX2_INLINE size_t xxh3_avx2_run_end(const bloomsimd_keys *v, size_t s, size_t s
 }
 
 /*
- * An offsets view: look for a group of 8 keys of one vector width, extend
- * it into a run (key by key: it may end anywhere), hash the run as one, and
- * everything before it with the reference loop. Mixed lengths cost one
- * group check per 8 keys more than the reference alone, and the
- * reference's length branches are not interleaved with anything else
- * (interleaving them per group measured 10-20% slower on mixed 8..64-byte
- * keys). A uniform batch costs one group check and ~5 operations per 8 keys
- * for the run (checking every group instead: 0.2 ns/key more).
+ * An offsets view: look for 8 keys of one vector width, extend them into a
+ * run (key by key: it may end anywhere), hash the run, and the keys before
+ * it one at a time. Mixed lengths cost one scalar length test per 8 keys
+ * more than the per-key loop alone, whose length branches are then not
+ * interleaved with anything else (deciding group by group, a vector group
+ * or 8 keys one at a time, measured 10-20% slower on mixed 8..64-byte
+ * keys). A uniform batch costs one group check, then one load and compare
+ * per 8 keys (checking each group as a group instead: up to 0.2 ns/key more).
  */
 static void xxh3_avx2_offsets(const bloomsimd_xxh3_params *p, const bloomsimd_keys *v, size_t first, size_t count,
                               uint64_t *hashes)
