@@ -8,12 +8,13 @@
  * Everything here is static.
  *
  * One shape is vectorised: runs of keys stored back to back with one width
- * w in {8, 16, 32, 64} (the whole batch of a fixed-width view; in an offsets
+ * w in {8, 16, 32, 64}: the whole batch of a fixed-width view; in an offsets
  * view, a run starts at 8 keys whose lengths, read from the offsets, all
- * equal w, and goes on while they do). Key j of a run is at base + j w, so
- * its words come from plain 32-byte loads of exactly the run's bytes and
- * in-lane unpacks: no gathers, no read outside the keys. XXH3's paths for
- * those widths (kernels/xxh3_bytes.h):
+ * equal w, and goes on while they do; in a pointers view, the same with
+ * pointers into one buffer (key j at pointers[s] + (j - s) w). Key j of a
+ * run is at base + j w, so its words come from plain 32-byte loads of
+ * exactly the run's bytes and in-lane unpacks: no gathers, no read outside
+ * the keys. XXH3's paths for those widths (kernels/xxh3_bytes.h):
  *
  *   w = 8    the 4..8 path with both 32-bit reads covering the key:
  *            x = LE64(k) rotated by 32, rrmxmx(x ^ flip4to8, 8), i.e.
@@ -25,13 +26,22 @@
  * A run goes 6 keys per step: 4 in a ymm, 2 in general registers. AVX2 has
  * no 64-bit multiply, so a fold costs ~17 vector operations per 4 keys and
  * the vector units are the limit; the scalar keys (one mul and one imul
- * each) run beside them on the integer units (xxh3_avx2_run).
+ * each) run beside them on the integer units (xxh3_avx2_run). The ymm alone
+ * takes 1.3-1.4x the time at every width.
  *
- * Everything else (other widths, mixed lengths, pointer arrays, the keys
+ * Everything else (other widths, mixed lengths, scattered pointers, the keys
  * around a run) goes one key at a time through bloomsimd_xxh3_key, the
- * reference's code. Vectorising those per length class was measured slower
- * than that on this kernel, with vpgatherqq and with per-lane loads
- * (docs/kernels/xxh3-byte-keys.md).
+ * reference's code: 4 lanes of emulated 64-bit multiplies per length class,
+ * with masked gathers, ran at 0.5-0.8x the scalar loop (an earlier session,
+ * docs/kernels/xxh3-byte-keys.md).
+ *
+ * Measured (AMD Zen 5, family 26 model 2, 2026-12-03; bloomsimd_hash_keys,
+ * 4096 keys per call, 400 paired rounds in one process, medians; ranges and
+ * commands in docs/kernels/avx2.md "Byte keys"): libxxhash per key / this
+ * kernel = 4.4x (8 B), 3.2x (16 B), 2.8x (32 B), 2.4x (64 B) in a fixed-width
+ * view; 3.2x, 2.4x, 2.3x, 2.1x in an Arrow offsets view (2^17 keys streamed:
+ * 3.2x, 2.4x, 2.2x, 2.1x); 1.8x for 16-byte keys through pointers into one
+ * buffer; 1.0x for mixed 8..64-byte lengths (the reference's speed).
  */
 #include <immintrin.h>
 
@@ -192,9 +202,9 @@ AVX2_INLINE uint64_t xxh3_avx2_scalar1(const xxh3_avx2_scalar *s, const uint8_t 
     return bloomsimd_xxh3_avalanche(acc);
 }
 
-/* Keys per run step hashed in general registers beside the 4 in a ymm:
- * 0-4 measured, 2 best or equal best at every width (the ymm alone: 0.7-0.8x
- * the speed; docs/kernels/xxh3-byte-keys.md). */
+/* Keys per run step hashed in general registers beside the 4 in a ymm: 0-4
+ * measured, 2 best or equal best at every width (0: 1.3-1.4x the time; 1, 3
+ * and 4: up to 1.15x; docs/kernels/avx2.md). */
 #ifndef BLOOMSIMD_AVX2_SCALAR_KEYS
 #define BLOOMSIMD_AVX2_SCALAR_KEYS 2
 #endif
@@ -252,7 +262,10 @@ AVX2_INLINE __m256i xxh3_avx2_pointers_at(__m256i base, size_t w)
  * address + (j - i) w), else 0. In an offsets view equal lengths are back to
  * back; each length is checked, not only the span: 8 keys spanning 8 w bytes
  * can have other lengths. In a pointers view (pointers into one buffer) both
- * the lengths and the addresses are checked.
+ * the lengths and the addresses are checked. This only says where a run is
+ * worth starting: the run's end is found by checking every key after the
+ * first again (xxh3_avx2_run_end), so the first key's length is all the
+ * correctness rests on here.
  */
 AVX2_INLINE unsigned xxh3_avx2_group_width(const bloomsimd_keys *v, size_t i)
 {
@@ -350,8 +363,8 @@ AVX2_INLINE size_t xxh3_avx2_pointers_run_end(const bloomsimd_keys *v, size_t s,
 }
 
 /*
- * The end (exclusive) of the run of keys of length w that starts at key s,
- * a run of at least 8, no further than key `stop`. Keys s .. e-1 all have
+ * The end (exclusive) of the run of keys of length w that starts at key s
+ * (whose length is w), no further than key `stop`. Keys s .. e-1 all have
  * length w iff offsets[j] = offsets[s] + (j - s) w for j = s .. e: one
  * load and one compare per 8 keys (4 for offsets64), against an expected
  * vector that grows by 8 w. The 32-bit sums may wrap, but a wrapped value
