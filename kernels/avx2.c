@@ -31,8 +31,8 @@
  * and its row address in a ring; the probe loop reads them 64 keys later.
  *
  * Byte keys (hash_keys): kernels/xxh3_keys_avx2.h hashes runs of keys stored
- * back to back with one width of 8, 16, 32 or 64 bytes (fixed width, Arrow
- * offsets, pointers into one buffer), 4 per ymm and 2 in general registers
+ * back to back with one width of 8 to 64 bytes (fixed width, Arrow offsets,
+ * pointers into one buffer), 4 per ymm and 2 in general registers
  * per step; other keys go one at a time through the reference's code
  * (docs/kernels/avx2.md, "Byte keys").
  *

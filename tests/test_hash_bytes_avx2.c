@@ -167,14 +167,14 @@ Test(hash_bytes_avx2, runs_of_one_width_between_other_lengths)
     uint64_t *off64 = malloc((N + 1) * sizeof *off64);
     size_t *lens = malloc(N * sizeof *lens);
     uint64_t state = 3;
-    static const size_t vector_widths[] = {8, 16, 32, 64};
+    static const size_t vector_widths[] = {8, 16, 32, 64, 12, 24, 36};
     for (size_t s = 0; s < N_SEEDS; s++) {
-        /* segments of 1..40 keys: one vector width (most), one other length,
+        /* segments of 1..40 keys: one run width (most), one other length,
          * or random lengths 0..80 */
         for (size_t i = 0; i < N;) {
             uint64_t r = test_splitmix64(&state);
-            size_t run = 1 + (size_t)(r % 40), kind = (size_t)(r >> 8) % 6;
-            size_t w = kind < 4 ? vector_widths[kind] : kind == 4 ? 1 + (size_t)(r >> 16) % 80 : 0;
+            size_t run = 1 + (size_t)(r % 40), kind = (size_t)(r >> 8) % 9;
+            size_t w = kind < 7 ? vector_widths[kind] : kind == 7 ? 1 + (size_t)(r >> 16) % 80 : 0;
             for (size_t j = 0; j < run && i < N; j++, i++) lens[i] = w ? w : (size_t)(test_splitmix64(&state) % 81);
         }
         batch b = {data, N * 80 + 64, off32, off64, N, 0};
@@ -231,14 +231,14 @@ Test(hash_bytes_avx2, uniform_keys_next_to_unreadable_pages)
     cr_assert_eq(mprotect(map + 2 * page, (size_t)page, PROT_NONE), 0);
     uint8_t *lo = map + page, *hi = map + 2 * page;
     fill_random(lo, (size_t)page, 5);
-    static const size_t widths[] = {8, 16, 32, 64};
+    static const size_t widths[] = {7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 36, 48, 63, 64, 65};
     enum { MAXN = 40 };
     uint32_t off32[MAXN + 1];
     uint64_t off64[MAXN + 1];
     size_t lens[MAXN];
     for (size_t s = 0; s < N_SEEDS; s++) {
         filters fs = filters_with_seed(seeds[s]);
-        for (size_t wi = 0; wi < 4; wi++) {
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
             size_t w = widths[wi];
             for (size_t i = 0; i < MAXN; i++) lens[i] = w;
             for (size_t n = 1; n <= MAXN; n++) {
@@ -260,19 +260,19 @@ Test(hash_bytes_avx2, uniform_keys_next_to_unreadable_pages)
 
 Test(hash_bytes_avx2, pointers_of_one_width_not_back_to_back)
 {
-    /* 8, 16, 32 or 64-byte keys whose pointers are not key i at base + i w:
+    /* keys of one width hashed in runs whose pointers are not key i at base + i w:
      * one key moved by a byte, order reversed, every pointer on one key,
      * gaps of one key, a shorter length among equal addresses; each
      * disturbance at every position of a 24-key batch */
     enum { N = 24, KINDS = 5 };
-    static const size_t widths[] = {8, 16, 32, 64};
+    static const size_t widths[] = {8, 12, 16, 24, 32, 36, 64};
     uint8_t *data = malloc(3 * N * 64 + 1);
     fill_random(data, 3 * N * 64 + 1, 6);
     const void *ptrs[N];
     size_t lens[N];
     for (size_t s = 0; s < N_SEEDS; s++) {
         filters fs = filters_with_seed(seeds[s]);
-        for (size_t wi = 0; wi < 4; wi++) {
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
             size_t w = widths[wi];
             for (size_t kind = 0; kind < KINDS; kind++)
                 for (size_t at = 0; at < N; at++) {
