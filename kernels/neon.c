@@ -31,7 +31,9 @@
  * hashes (and computes block indices) in general registers, leaving the
  * vector units to the probe (NEON has no 64-bit lane multiply; see
  * neon_mul64). hash_u64 alone keeps the two-keys-per-register form: the
- * two tie on instruction count (15.3 vs 15.0 per key).
+ * two tie on instruction count (15.3 vs 15.0 per key). Byte keys
+ * (hash_keys, kernels/xxh3_keys_neon.h) split each group of keys between
+ * q-registers and general registers.
  *
  * Memory: keys are hashed and their blocks prefetched NEON_AHEAD keys
  * before they are probed (kernels/sse42.c's schedule).
@@ -108,8 +110,8 @@ static inline uint64x2_t neon_xxh3_x2(uint64x2_t key, const neon_hash_consts *c)
 }
 
 /* hashes[i] = XXH3 of keys[i]; both pointers may be misaligned. */
-static void neon_hash_keys(const neon_hash_consts *c, uint64_t bitflip, const uint64_t *keys, size_t n,
-                           uint64_t *hashes)
+static void neon_hash_u64_keys(const neon_hash_consts *c, uint64_t bitflip, const uint64_t *keys, size_t n,
+                               uint64_t *hashes)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
@@ -129,8 +131,11 @@ static void neon_hash_keys(const neon_hash_consts *c, uint64_t bitflip, const ui
 static void neon_hash_u64(uint64_t bitflip, const uint64_t *keys, size_t n, uint64_t *hashes)
 {
     neon_hash_consts c = neon_hash_setup(bitflip);
-    neon_hash_keys(&c, bitflip, keys, n, hashes);
+    neon_hash_u64_keys(&c, bitflip, keys, n, hashes);
 }
+
+/* Byte keys (hash_keys): uses neon_mul64 and neon_xxh3_x2 above. */
+#include "xxh3_keys_neon.h"
 
 /* ---- the in-block mask ------------------------------------------------------ */
 
@@ -587,6 +592,7 @@ const bloomsimd_kernel bloomsimd_kernel_neon = {
     .add_new_u64 = neon_add_new_u64,
     .add_one = neon_add_one,
     .contains_one = neon_contains_one,
+    .hash_keys = neon_hash_keys,
     .union_words = neon_union_words,
     .intersect_words = neon_intersect_words,
 };

@@ -13,7 +13,9 @@
  *
  * Hashing runs in general registers (imul), beside the vector work of the
  * probe: SSE has no 64-bit lane multiply, and the probe already keeps the
- * vector units busy.
+ * vector units busy. Byte keys (hash_keys, kernels/xxh3_keys_sse42.h) are
+ * hashed before any probe, so there the idle vector units take a share of
+ * each group of keys beside the general registers.
  *
  * Concurrent filters (g->concurrent): inserts use one relaxed lock-or per
  * non-zero 64-bit word, lookups read the block with relaxed 64-bit atomic
@@ -27,6 +29,7 @@
 #include <nmmintrin.h> /* SSE4.2 and everything below it, nothing newer */
 
 #include "layout.h"
+#include "xxh3_keys_sse42.h"
 
 /*
  * Keys probed per pipeline step, and how many keys ahead a block is hashed
@@ -625,6 +628,7 @@ const bloomsimd_kernel bloomsimd_kernel_sse42 = {
     .add_new_u64 = sse42_add_new_u64,
     .add_one = sse42_add_one,
     .contains_one = sse42_contains_one,
+    .hash_keys = sse42_hash_keys,
     .union_words = sse42_union_words,
     .intersect_words = sse42_intersect_words,
 };
