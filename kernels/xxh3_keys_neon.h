@@ -17,29 +17,40 @@
  * through bloomsimd_xxh3_key, the reference's per-key hash.
  *
  * Who does the arithmetic. NEON has no 64 x 64-bit lane multiply either:
- * a product mod 2^64 is neon_mul64 (two UMULL-class multiplies and an MLA),
- * a fold (the 128-bit product's halves xored) four UMULL and ~8 shifts and
- * adds per 2 lanes, where a general register needs MUL, or MUL + UMULH. As
- * in sse42, NEON_XXH3_VECTOR_KEYS(w) keys of a uniform group run two per
- * q-register and the others in general registers in one loop body, so
- * that an out-of-order core can run both at once.
+ * a product mod 2^64 is neon_mul64 (three 32-bit multiplies), a fold (the
+ * 128-bit product's halves xored) four UMULL and ~9 shifts and adds per 2
+ * lanes, where a general register needs MUL, or MUL + UMULH. As in sse42,
+ * NEON_XXH3_VECTOR_KEYS(w) keys of a uniform group run two per q-register
+ * and the others in general registers, in one loop body, so that an
+ * out-of-order core can run both at once; 64-byte groups run in general
+ * registers only.
  *
  * That split is NOT measured on AArch64: no AArch64 machine is available
  * to this project, and SIMDe or qemu timings say nothing about a real core
- * (docs/kernels/neon.md). It copies the split measured for sse42 on x86
- * (where the same two-unit argument holds), and the reasoning carries over
- * only as far as a core has vector multiply pipes that the integer code
- * does not use (true of Cortex-A76/Neoverse N1 and later). Instruction
- * counts: docs/kernels/xxh3-byte-keys.md. Correctness is fully tested: the
- * whole suite runs natively under qemu-aarch64 (scripts/aarch64-check.sh)
- * and through SIMDe on x86.
+ * (docs/kernels/neon.md). It is sse42's split, measured on x86, where the
+ * same two-unit argument holds; it carries over only as far as a core has
+ * vector multiply pipes that the integer code leaves idle. Dynamic AArch64
+ * instructions per key (gcc 12 -O3, qemu -d in_asm,exec; fixed width):
+ *
+ *                                 8 B     16 B    32 B    64 B
+ *   reference                     42.0    42.0    56.0    79.0
+ *   all in general registers      15.4    17.4    25.7    40.8
+ *   shipped split                 17.0    19.9    28.0    40.7
+ *   two per q-register only       17.8    23.8    33.9    61.9
+ *
+ * so the split costs 9-14% more instructions than general registers alone
+ * at 8..32 bytes, and wins only if the vector pipes run them beside the
+ * integer work. (2 of 8 in q-registers at 64 bytes: 53.0, gcc spills; one
+ * reason 64 runs in general registers here too.) Correctness is fully
+ * tested: the whole suite runs natively under qemu-aarch64
+ * (scripts/aarch64-check.sh) and through SIMDe on x86.
  */
 #include "xxh3_bytes.h"
 
 #define NEON_XXH3_GROUP 8u
 /* Keys of a uniform group hashed two per q-register (even, <= 8); the rest
  * run in general registers. */
-#define NEON_XXH3_VECTOR_KEYS(w) ((w) == 8 ? 4u : 2u)
+#define NEON_XXH3_VECTOR_KEYS(w) ((w) == 8 ? 4u : (w) == 64 ? 0u : 2u)
 
 /* ---- two keys per q-register ------------------------------------------------ */
 
@@ -81,7 +92,7 @@ NEON_INLINE uint64x2_t neon_xxh3_mix16_pair(const uint8_t *k, unsigned w, unsign
     return neon_xxh3_fold(lo, hi);
 }
 
-/* The hashes of the two w-byte keys at k and k + w. */
+/* The hashes of the two w-byte keys (w = 8, 16 or 32) at k and k + w. */
 NEON_INLINE uint64x2_t neon_xxh3_pair(const bloomsimd_xxh3_params *q, const neon_hash_consts *c8, const uint8_t *k,
                                       unsigned w)
 {
@@ -94,13 +105,10 @@ NEON_INLINE uint64x2_t neon_xxh3_pair(const bloomsimd_xxh3_params *q, const neon
         uint64x2_t acc = vaddq_u64(vaddq_u64(vdupq_n_u64(16), swapped), hi);
         return neon_xxh3_avalanche(vaddq_u64(acc, neon_xxh3_fold(lo, hi)));
     }
-    uint64x2_t acc = vdupq_n_u64(w * BLOOMSIMD_XXH3_PRIME64_1);
-    acc = vaddq_u64(acc, neon_xxh3_mix16_pair(k, w, 0, q->key_lo[0], q->key_hi[0]));
-    acc = vaddq_u64(acc, neon_xxh3_mix16_pair(k, w, w - 16, q->key_lo[1], q->key_hi[1]));
-    if (w == 64) {
-        acc = vaddq_u64(acc, neon_xxh3_mix16_pair(k, w, 16, q->key_lo[2], q->key_hi[2]));
-        acc = vaddq_u64(acc, neon_xxh3_mix16_pair(k, w, 32, q->key_lo[3], q->key_hi[3]));
-    }
+    /* 32 (64-byte keys run in general registers only: NEON_XXH3_VECTOR_KEYS) */
+    uint64x2_t acc = vdupq_n_u64(32 * BLOOMSIMD_XXH3_PRIME64_1);
+    acc = vaddq_u64(acc, neon_xxh3_mix16_pair(k, 32, 0, q->key_lo[0], q->key_hi[0]));
+    acc = vaddq_u64(acc, neon_xxh3_mix16_pair(k, 32, 16, q->key_lo[1], q->key_hi[1]));
     return neon_xxh3_avalanche(acc);
 }
 

@@ -41,8 +41,10 @@
  *   6                          0.60    0.80    0.92    1.08
  *   8 (two per xmm only)       0.78    0.99    1.13    1.31
  *
- * Hence 4 of 8 at 8 bytes and 2 of 8 otherwise (64 bytes: a tie). More in
- * docs/kernels/xxh3-byte-keys.md.
+ * Hence 4 of 8 at 8 bytes, 2 of 8 at 16 and 32 bytes, and none at 64: a
+ * tie there (again in a second run of 61 rounds), so the form with the
+ * fewest instructions. 64-byte groups are thus the scalar paths specialised
+ * for the width, not SIMD. More in docs/kernels/xxh3-byte-keys.md.
  */
 #include <nmmintrin.h>
 
@@ -51,7 +53,7 @@
 #define SSE42_XXH3_GROUP 8u
 /* Keys of a uniform group hashed two per xmm (even, <= 8); the rest run in
  * general registers. */
-#define SSE42_XXH3_VECTOR_KEYS(w) ((w) == 8 ? 4u : 2u)
+#define SSE42_XXH3_VECTOR_KEYS(w) ((w) == 8 ? 4u : (w) == 64 ? 0u : 2u)
 
 #define SSE42_XXH3_INLINE static inline __attribute__((always_inline))
 
@@ -106,7 +108,7 @@ SSE42_XXH3_INLINE __m128i sse42_xxh3_mix16_pair(const uint8_t *k, unsigned w, un
     return sse42_xxh3_fold(lo, hi);
 }
 
-/* The hashes of the two w-byte keys at k and k + w. */
+/* The hashes of the two w-byte keys (w = 8, 16 or 32) at k and k + w. */
 SSE42_XXH3_INLINE __m128i sse42_xxh3_pair(const bloomsimd_xxh3_params *q, const uint8_t *k, unsigned w)
 {
     const __m128i len = _mm_set1_epi64x(w);
@@ -131,13 +133,10 @@ SSE42_XXH3_INLINE __m128i sse42_xxh3_pair(const bloomsimd_xxh3_params *q, const 
         __m128i acc = _mm_add_epi64(_mm_add_epi64(len, _mm_shuffle_epi8(lo, bswap)), hi);
         return sse42_xxh3_avalanche(_mm_add_epi64(acc, sse42_xxh3_fold(lo, hi)));
     }
-    __m128i acc = _mm_set1_epi64x((long long)(w * BLOOMSIMD_XXH3_PRIME64_1));
-    acc = _mm_add_epi64(acc, sse42_xxh3_mix16_pair(k, w, 0, q->key_lo[0], q->key_hi[0]));
-    acc = _mm_add_epi64(acc, sse42_xxh3_mix16_pair(k, w, w - 16, q->key_lo[1], q->key_hi[1]));
-    if (w == 64) {
-        acc = _mm_add_epi64(acc, sse42_xxh3_mix16_pair(k, w, 16, q->key_lo[2], q->key_hi[2]));
-        acc = _mm_add_epi64(acc, sse42_xxh3_mix16_pair(k, w, 32, q->key_lo[3], q->key_hi[3]));
-    }
+    /* 32 (64-byte keys run in general registers only: SSE42_XXH3_VECTOR_KEYS) */
+    __m128i acc = _mm_set1_epi64x((long long)(32 * BLOOMSIMD_XXH3_PRIME64_1));
+    acc = _mm_add_epi64(acc, sse42_xxh3_mix16_pair(k, 32, 0, q->key_lo[0], q->key_hi[0]));
+    acc = _mm_add_epi64(acc, sse42_xxh3_mix16_pair(k, 32, 16, q->key_lo[1], q->key_hi[1]));
     return sse42_xxh3_avalanche(acc);
 }
 
