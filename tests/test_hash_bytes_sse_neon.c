@@ -1,8 +1,9 @@
 /*
  * test_hash_bytes_sse_neon.c — the uniform-group paths of the sse42 and
  * neon multi-key XXH3 (kernels/xxh3_keys_sse42.h, kernels/xxh3_keys_neon.h)
- * are bit-exact with libxxhash's XXH3_64bits_withSeed where
- * tests/test_hash_bytes.c does not aim:
+ * are bit-exact with libxxhash's XXH3_64bits_withSeed and with the scalar
+ * reference (kernels/xxh3_bytes.h) where tests/test_hash_bytes.c does not
+ * aim:
  *
  *   - groups of 8 keys stored back to back with one width (8, 16, 32, 64,
  *     and the widths next to them, which must not take those paths) in the
@@ -52,26 +53,32 @@ enum { CANARY = 2 };
 #define CANARY_WORD UINT64_C(0x5a5a5a5a5a5a5a5a)
 
 /* Hashes keys first .. first+count-1 of v with this run's kernel entry and
- * compares each with libxxhash; also checks the words around the output. */
+ * compares each with libxxhash and with the scalar reference
+ * (bloomsimd_hash_keys_reference, the scalar kernel's entry); also checks
+ * the words around the output. */
 static void check_range(const bloomsimd_xxh3_params *p, const bloomsimd_keys *v, size_t first, size_t count,
                         const char *what)
 {
     uint64_t *buf = malloc((count + 2 * CANARY) * sizeof *buf);
+    uint64_t *reference = malloc((count + 1) * sizeof *reference);
     for (size_t i = 0; i < count + 2 * CANARY; i++) buf[i] = CANARY_WORD;
     uint64_t *got = buf + CANARY;
     if (kernel->hash_keys)
         kernel->hash_keys(p, v, first, count, got);
     else
         bloomsimd_hash_keys_reference(p, v, first, count, got);
+    bloomsimd_hash_keys_reference(p, v, first, count, reference);
     for (size_t i = 0; i < count; i++) {
         size_t len;
         const uint8_t *k = bloomsimd_keys_at(v, first + i, &len);
         uint64_t want = XXH3_64bits_withSeed(len ? (const void *)k : "", len, p->seed);
-        if (got[i] != want)
-            cr_assert_fail("%s: key %zu of %zu from %zu (length %zu, seed %#llx): %016llx, libxxhash %016llx", what,
-                           first + i, count, first, len, (unsigned long long)p->seed, (unsigned long long)got[i],
-                           (unsigned long long)want);
+        if (got[i] != want || got[i] != reference[i])
+            cr_assert_fail("%s: key %zu of %zu from %zu (length %zu, seed %#llx): %016llx, libxxhash %016llx, "
+                           "scalar reference %016llx",
+                           what, first + i, count, first, len, (unsigned long long)p->seed,
+                           (unsigned long long)got[i], (unsigned long long)want, (unsigned long long)reference[i]);
     }
+    free(reference);
     for (size_t i = 0; i < CANARY; i++) {
         cr_assert_eq(buf[i], CANARY_WORD, "%s: wrote before hashes[0]", what);
         cr_assert_eq(buf[CANARY + count + i], CANARY_WORD, "%s: wrote past hashes[%zu]", what, count);
