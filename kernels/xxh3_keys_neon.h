@@ -30,20 +30,22 @@
  * (docs/kernels/neon.md). It is sse42's split, measured on x86, where the
  * same two-unit argument holds; it carries over only as far as a core has
  * vector multiply pipes that the integer code leaves idle. Dynamic AArch64
- * instructions per key (gcc 12 -O3, qemu -d in_asm,exec; fixed width):
+ * instructions per key (gcc 12 -O3; qemu-aarch64 -singlestep -d
+ * exec,nochain, entries called directly; fixed width):
  *
  *                                 8 B     16 B    32 B    64 B
- *   reference                     42.0    42.0    56.0    79.0
- *   all in general registers      15.4    17.4    25.7    40.8
- *   shipped split                 17.0    19.9    28.0    40.7
+ *   reference                     40.0    40.0    53.0    74.0
+ *   all in general registers      15.4    17.4    25.6    40.8
+ *   shipped split                 17.0    19.9    28.0    40.6
  *   two per q-register only       17.8    23.8    33.9    61.9
  *
  * so the split costs 9-14% more instructions than general registers alone
  * at 8..32 bytes, and wins only if the vector pipes run them beside the
- * integer work. (2 of 8 in q-registers at 64 bytes: 53.0, gcc spills; one
- * reason 64 runs in general registers here too.) Correctness is fully
- * tested: the whole suite runs natively under qemu-aarch64
- * (scripts/aarch64-check.sh) and through SIMDe on x86.
+ * integer work. (2 of 8 in q-registers at 64 bytes: 53.0, a quarter more
+ * than general registers alone; one reason 64 runs in general registers
+ * here too.) Correctness is tested natively under qemu-aarch64 (the whole
+ * suite: scripts/aarch64-check.sh) and through SIMDe on x86. Counts and
+ * method: docs/kernels/xxh3-byte-keys.md.
  */
 #include "xxh3_bytes.h"
 

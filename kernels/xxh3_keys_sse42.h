@@ -31,18 +31,19 @@
  * SSE42_XXH3_VECTOR_KEYS(w) of its 8 keys two per xmm and the others in
  * general registers, in one loop body, and the out-of-order core runs both
  * at once. Time per key relative to the reference (this header compiled
- * once per split; fixed width, 2^14 keys in calls of 1024, 41 interleaved
- * rounds, medians; AMD Zen 5, gcc 12 -O3; p25..p75 within +-0.01):
+ * once per split, entries called directly; fixed width, 2^14 keys in
+ * calls of 1024, 1001 rounds in rotating order, median per-round ratio;
+ * AMD Zen 5, gcc 12 -O3; spreads and offsets in the doc below):
  *
  *   keys in xmm, of 8          8 B     16 B    32 B    64 B
- *   0 (general registers)      0.68    0.76    0.76    0.82
- *   2                          0.56    0.64    0.67    0.82
- *   4                          0.47    0.63    0.72    0.81
- *   6                          0.60    0.80    0.92    1.08
- *   8 (two per xmm only)       0.78    0.99    1.13    1.31
+ *   0 (general registers)      0.68    0.74    0.74    0.82
+ *   2                          0.57    0.64    0.67    0.82
+ *   4                          0.48    0.61    0.71    0.80
+ *   6                          0.61    0.78    0.92    1.08
+ *   8 (two per xmm only)       0.78    0.97    1.13    1.31
  *
- * Hence 4 of 8 at 8 bytes, 2 of 8 at 16 and 32 bytes, and none at 64: a
- * tie there (again in a second run of 61 rounds), so the form with the
+ * Hence 4 of 8 at 8 bytes, 2 of 8 at 16 bytes (4 within 0.03 of it: a
+ * tie) and 32 bytes, and none at 64: a tie there, so the form with the
  * fewest instructions. 64-byte groups are thus the scalar paths specialised
  * for the width, not SIMD. More in docs/kernels/xxh3-byte-keys.md.
  */
