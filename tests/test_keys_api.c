@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "internal.h"
 #include "support.h"
@@ -68,6 +69,33 @@ Test(keys_api, bad_views_are_refused_and_change_nothing)
     bloomsimd_keys ok[] = {bloomsimd_keys_offsets32(NULL, 0, NULL, 0), bloomsimd_keys_offsets32(NULL, 0, empty_offsets, 2),
                            bloomsimd_keys_fixed(NULL, 0, 0, 3)};
     for (size_t i = 0; i < 3; i++) cr_assert_eq(bloomsimd_contains_keys(f, &ok[i], out, NULL), BLOOMSIMD_OK, "ok %zu", i);
+    bloomsimd_destroy(f);
+}
+
+/* Views without data are valid when every key is empty (offsets all 0,
+ * within data_len 0; width 0): each hash is XXH3 of the empty key, on this
+ * run's kernel, and no kernel forms NULL + 0 (src/keys.c). */
+Test(keys_api, views_without_data_hash_every_key_as_empty)
+{
+    bloomsimd_filter *f = make(NULL);
+    enum { N = 37 };
+    uint32_t off32[N + 1];
+    uint64_t off64[N + 1];
+    for (size_t i = 0; i <= N; i++) off32[i] = 0, off64[i] = 0;
+    bloomsimd_keys views[] = {bloomsimd_keys_offsets32(NULL, 0, off32, N), bloomsimd_keys_offsets64(NULL, 0, off64, N),
+                              bloomsimd_keys_fixed(NULL, 0, 0, N)};
+    uint64_t empty = XXH3_64bits_withSeed("", 0, 5);
+    for (size_t v = 0; v < 3; v++) {
+        uint64_t hashes[N];
+        memset(hashes, 0, sizeof hashes);
+        cr_assert_eq(bloomsimd_hash_keys(f, &views[v], hashes), BLOOMSIMD_OK, "view %zu", v);
+        for (size_t i = 0; i < N; i++) cr_assert_eq(hashes[i], empty, "view %zu key %zu", v, i);
+        cr_assert_eq(bloomsimd_add_keys(f, &views[v]), BLOOMSIMD_OK);
+        uint8_t out[N];
+        size_t hits = 0;
+        cr_assert_eq(bloomsimd_contains_keys(f, &views[v], out, &hits), BLOOMSIMD_OK);
+        cr_assert_eq(hits, N, "view %zu", v);
+    }
     bloomsimd_destroy(f);
 }
 

@@ -11,7 +11,12 @@
  * view every hash equals libxxhash's XXH3_64bits_withSeed of that key, and
  * every key is found after insertion.
  *
- * Input: byte 0 = layout (mod 4), byte 1 = n, byte 2 = fixed width; then
+ * Every kernel has its own multi-key hashing (kernels/xxh3_keys_*.h), so the
+ * kernel is taken from the input too: all of them are fuzzed in one run.
+ *
+ * Input: byte 0 = layout (low 2 bits) and kernel (the rest: index into
+ * bloomsimd_kernel_name, modulo the count; one this CPU cannot run means the
+ * default kernel), byte 1 = n, byte 2 = fixed width; then
  * for offsets32/64 (n+1) offsets, for pointers n (offset, length) byte
  * pairs clamped into the data; the remaining bytes are the key data.
  */
@@ -82,7 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
         v = bloomsimd_keys_pointers(ptrs, lens, n);
     }
 
-    bloomsimd_options o = {.bits = 4096, .k = 7, .seed = size};
+    const char *kernel = bloomsimd_kernel_name((size_t)(input[0] >> 2) % bloomsimd_kernel_count());
+    if (!bloomsimd_kernel_supported(kernel)) kernel = NULL;
+    bloomsimd_options o = {.bits = 4096, .k = 7, .seed = size, .kernel = kernel};
     bloomsimd_filter *f = NULL;
     CHECK(bloomsimd_create_with(&f, &o) == BLOOMSIMD_OK);
     uint64_t hashes[256];
