@@ -344,45 +344,6 @@ AVX2_INLINE unsigned xxh3_avx2_group_width(const bloomsimd_keys *v, size_t i)
 }
 
 /*
- * Keys first .. first+count-1, one at a time through bloomsimd_xxh3_key (the
- * reference's per-key code), with one loop per layout: the reference loop
- * switches on the layout per key, which measured 5-15% slower here on
- * uniform 12..40-byte keys and on mixed 8..64-byte keys. flatten: with four
- * loops gcc stopped inlining bloomsimd_xxh3_key into three of them (a call
- * per key, 5-10% slower than the reference).
- */
-__attribute__((flatten)) static void xxh3_avx2_one_by_one(const bloomsimd_xxh3_params *p, const bloomsimd_keys *v,
-                                                          size_t first, size_t count, uint64_t *hashes)
-{
-    const uint8_t *data = (const uint8_t *)v->data;
-    switch (v->layout) {
-    case BLOOMSIMD_KEYS_OFFSETS32: {
-        const uint32_t *off = v->offsets32 + first;
-        for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_xxh3_key(p, data + off[i], off[i + 1] - off[i]);
-        return;
-    }
-    case BLOOMSIMD_KEYS_OFFSETS64: {
-        const uint64_t *off = v->offsets64 + first;
-        for (size_t i = 0; i < count; i++)
-            hashes[i] = bloomsimd_xxh3_key(p, data + off[i], (size_t)(off[i + 1] - off[i]));
-        return;
-    }
-    case BLOOMSIMD_KEYS_FIXED: {
-        const size_t w = v->width;
-        for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_xxh3_key(p, data + (first + i) * w, w);
-        return;
-    }
-    case BLOOMSIMD_KEYS_POINTERS:
-    default: {
-        const void *const *key = v->pointers + first;
-        const size_t *len = v->lengths + first;
-        for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_xxh3_key(p, (const uint8_t *)key[i], len[i]);
-        return;
-    }
-    }
-}
-
-/*
  * The same for a pointers view: keys s .. e-1 form a run iff each has length
  * w and lies at pointers[s] + (j - s) w; one compare of 4 lengths and one of
  * 4 addresses per 4 keys. (The addresses are compared as integers: equal
@@ -468,7 +429,7 @@ static void xxh3_avx2_runs(const bloomsimd_xxh3_params *p, const bloomsimd_keys 
         unsigned w = 0;
         while (start + 8 <= stop && !(w = xxh3_avx2_group_width(v, start))) start += 8;
         if (!w) start = stop;
-        if (start > i) xxh3_avx2_one_by_one(p, v, i, start - i, hashes + (i - first));
+        if (start > i) bloomsimd_hash_keys_by_layout(p, v, i, start - i, hashes + (i - first));
         if (!w) return;
         size_t end = xxh3_avx2_run_end(v, start, stop, w);
         xxh3_avx2_run_any(p, xxh3_avx2_key_at(v, start), end - start, w, hashes + (start - first));
@@ -491,7 +452,7 @@ static void avx2_hash_keys(const bloomsimd_xxh3_params *p, const bloomsimd_keys 
     case BLOOMSIMD_KEYS_POINTERS: xxh3_avx2_runs(p, v, first, count, hashes); return;
     default: break;
     }
-    xxh3_avx2_one_by_one(p, v, first, count, hashes);
+    bloomsimd_hash_keys_by_layout(p, v, first, count, hashes);
 }
 
 #endif /* BLOOMSIMD_XXH3_KEYS_AVX2_H */

@@ -177,31 +177,8 @@ NEON_INLINE bool neon_xxh3_uniform(const bloomsimd_xxh3_params *q, const neon_ha
     }
 }
 
-/* Keys first .. first+count-1 one by one: the reference's loop, with the
- * layout known. */
-static __attribute__((noinline)) void neon_xxh3_one_by_one(const bloomsimd_xxh3_params *q, const bloomsimd_keys *v,
-                                                           size_t first, size_t count, uint64_t *out)
-{
-    const uint8_t *data = (const uint8_t *)v->data;
-    switch (v->layout) {
-    case BLOOMSIMD_KEYS_OFFSETS32:
-        for (size_t i = 0; i < count; i++) {
-            const uint32_t *o = v->offsets32 + first + i;
-            out[i] = bloomsimd_xxh3_key(q, data + o[0], o[1] - o[0]);
-        }
-        return;
-    case BLOOMSIMD_KEYS_OFFSETS64:
-        for (size_t i = 0; i < count; i++) {
-            const uint64_t *o = v->offsets64 + first + i;
-            out[i] = bloomsimd_xxh3_key(q, data + o[0], (size_t)(o[1] - o[0]));
-        }
-        return;
-    default: bloomsimd_hash_keys_reference(q, v, first, count, out); return;
-    }
-}
-
 /* As sse42_hash_keys: runs of groups that are not uniform go to
- * neon_xxh3_one_by_one in one call each. */
+ * bloomsimd_hash_keys_by_layout in one call each. */
 static void neon_hash_keys(const bloomsimd_xxh3_params *p, const bloomsimd_keys *v, size_t first, size_t count,
                            uint64_t *hashes)
 {
@@ -228,10 +205,10 @@ static void neon_hash_keys(const bloomsimd_xxh3_params *p, const bloomsimd_keys 
         default: break; /* keys anywhere: all one by one */
         }
         if (w == 0 || !neon_xxh3_uniform(&q, &c8, data + at, w, hashes + i)) continue;
-        if (rest < i) neon_xxh3_one_by_one(&q, v, first + rest, i - rest, hashes + rest);
+        if (rest < i) bloomsimd_hash_keys_by_layout(&q, v, first + rest, i - rest, hashes + rest);
         rest = i + NEON_XXH3_GROUP;
     }
-    if (rest < count) neon_xxh3_one_by_one(&q, v, first + rest, count - rest, hashes + rest);
+    if (rest < count) bloomsimd_hash_keys_by_layout(&q, v, first + rest, count - rest, hashes + rest);
 }
 
 #endif /* BLOOMSIMD_XXH3_KEYS_NEON_H */

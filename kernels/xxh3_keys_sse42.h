@@ -209,31 +209,8 @@ SSE42_XXH3_INLINE bool sse42_xxh3_uniform(const bloomsimd_xxh3_params *q, const 
     }
 }
 
-/* Keys first .. first+count-1 one by one: the reference's loop, with the
- * layout known. */
-static __attribute__((noinline)) void sse42_xxh3_one_by_one(const bloomsimd_xxh3_params *q, const bloomsimd_keys *v,
-                                                            size_t first, size_t count, uint64_t *out)
-{
-    const uint8_t *data = (const uint8_t *)v->data;
-    switch (v->layout) {
-    case BLOOMSIMD_KEYS_OFFSETS32:
-        for (size_t i = 0; i < count; i++) {
-            const uint32_t *o = v->offsets32 + first + i;
-            out[i] = bloomsimd_xxh3_key(q, data + o[0], o[1] - o[0]);
-        }
-        return;
-    case BLOOMSIMD_KEYS_OFFSETS64:
-        for (size_t i = 0; i < count; i++) {
-            const uint64_t *o = v->offsets64 + first + i;
-            out[i] = bloomsimd_xxh3_key(q, data + o[0], (size_t)(o[1] - o[0]));
-        }
-        return;
-    default: bloomsimd_hash_keys_reference(q, v, first, count, out); return;
-    }
-}
-
 /*
- * Groups that are not uniform are left for sse42_xxh3_one_by_one, which
+ * Groups that are not uniform are left for bloomsimd_hash_keys_by_layout, which
  * hashes each run of them in one call (keys rest .. i-1) when the next
  * uniform group or the end is reached: on mixed lengths the loop is then the
  * reference's plus one length check per 8 keys.
@@ -263,10 +240,10 @@ static void sse42_hash_keys(const bloomsimd_xxh3_params *p, const bloomsimd_keys
         default: break; /* keys anywhere: all through the reference */
         }
         if (w == 0 || !sse42_xxh3_uniform(&q, data + at, w, hashes + i)) continue;
-        if (rest < i) sse42_xxh3_one_by_one(&q, v, first + rest, i - rest, hashes + rest);
+        if (rest < i) bloomsimd_hash_keys_by_layout(&q, v, first + rest, i - rest, hashes + rest);
         rest = i + SSE42_XXH3_GROUP;
     }
-    if (rest < count) sse42_xxh3_one_by_one(&q, v, first + rest, count - rest, hashes + rest);
+    if (rest < count) bloomsimd_hash_keys_by_layout(&q, v, first + rest, count - rest, hashes + rest);
 }
 
 #endif /* BLOOMSIMD_XXH3_KEYS_SSE42_H */
