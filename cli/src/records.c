@@ -1,8 +1,9 @@
 /*
- * records.c — chunked reads, word-at-a-time splitting and the reader
- * thread (see records.h).
+ * records.c — chunked reads, splitting (split.c) and the reader thread
+ * (see records.h).
  */
 #include "records.h"
+#include "split.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,111 +45,10 @@ void rec_batch_free(rec_batch *b)
     memset(b, 0, sizeof *b);
 }
 
-/* ---- splitting -------------------------------------------------------------
- * Short records (the common case: keys, IDs, URLs) are split a word at a
- * time: for x = 8 input bytes and t = x ^ (terminator * 0x01..01),
- *     m = ~(((t & 0x7f..7f) + 0x7f..7f) | t) & 0x80..80
- * has the high bit set in exactly the bytes equal to the terminator (the
- * addition cannot carry across bytes, so unlike the shorter "haszero" trick
- * there are no false matches), and ctz(m) / 8 is the first one's index on a
- * little-endian host (the only kind the library builds for). That costs a
- * handful of operations per 8 bytes plus a few per record, where a memchr
- * call per record costs its call and setup: 16-byte records split 3x faster.
- * Long records are left to memchr, whose vector loop wins beyond ~100 bytes. */
-#define SWAR_ONES UINT64_C(0x0101010101010101)
-#define SWAR_LOW7 UINT64_C(0x7f7f7f7f7f7f7f7f)
-#define SWAR_HIGH UINT64_C(0x8080808080808080)
+/* ---- splitting (split.c) ----------------------------------------------------
+ * Records longer than this on average are split with memchr, shorter ones
+ * 64 bytes at a time (split.h). */
 #define LONG_RECORD_BYTES 128
-
-static size_t split_memchr(const char **pp, const char *end, char term, rec_chunk *c, size_t n)
-{
-    const char *p = *pp;
-    while (n < RECORDS_PER_CHUNK) {
-        const char *t = memchr(p, term, (size_t)(end - p));
-        if (!t) break;
-        c->rec[n] = p;
-        c->len[n] = (size_t)(t - p);
-        n++;
-        p = t + 1;
-    }
-    *pp = p;
-    return n;
-}
-
-/* The terminators among 8 bytes as 8 bits (bit i = byte i): the high bits
- * of m gathered by one multiply (0x0102040810204080 moves byte i's bit 7 to
- * bit 56 + i; every partial product lands on its own bit, so nothing carries). */
-static inline uint64_t word_mask(const char *w, uint64_t pattern)
-{
-    uint64_t x;
-    memcpy(&x, w, 8);
-    uint64_t t = x ^ pattern;
-    uint64_t m = ~(((t & SWAR_LOW7) + SWAR_LOW7) | t) & SWAR_HIGH;
-    return ((m >> 7) * UINT64_C(0x0102040810204080)) >> 56;
-}
-
-/* Baseline x86-64 has no popcnt instruction (the builtin is a library call). */
-static inline size_t count_bits(uint64_t x)
-{
-    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    return (size_t)((x * UINT64_C(0x0101010101010101)) >> 56);
-}
-
-static size_t split_words(const char **pp, const char *end, char term, rec_chunk *c, size_t n)
-{
-    const uint64_t pattern = SWAR_ONES * (unsigned char)term;
-    const char **rec_out = c->rec; /* locals: the stores below cannot alias them */
-    size_t *len_out = c->len;
-    const char *rec = *pp, *w = *pp;
-    /* 64 bytes at a time into one 64-bit mask, then 8 records written without
-     * a branch per record (entries past the block's count are scratch, written
-     * over later): a per-word loop mispredicted its exit on about every other
-     * word. Needs room for 64 records (every byte a terminator). */
-    while (end - w >= 64 && n + 64 <= RECORDS_PER_CHUNK) {
-        uint64_t mask = 0;
-        for (int j = 0; j < 8; j++) mask |= word_mask(w + 8 * j, pattern) << (8 * j);
-        if (mask) {
-            uint64_t mm = mask;
-            const char *start = rec;
-            for (int j = 0; j < 8; j++) {
-                const char *q = w + __builtin_ctzll(mm | (UINT64_C(1) << 63));
-                rec_out[n + j] = start;
-                len_out[n + j] = (size_t)(q - start);
-                start = q + 1;
-                mm &= mm - 1;
-            }
-            size_t count = count_bits(mask);
-            for (size_t j = 8; mm; j++) { /* more than 8 records in 64 bytes */
-                const char *q = w + __builtin_ctzll(mm);
-                rec_out[n + j] = start;
-                len_out[n + j] = (size_t)(q - start);
-                start = q + 1;
-                mm &= mm - 1;
-            }
-            n += count;
-            rec = w + (63 - __builtin_clzll(mask)) + 1;
-        }
-        w += 64;
-    }
-    /* then a word at a time */
-    while (n < RECORDS_PER_CHUNK && end - w >= 8) {
-        uint64_t m = word_mask(w, pattern);
-        while (m) {
-            const char *q = w + __builtin_ctzll(m);
-            rec_out[n] = rec;
-            len_out[n] = (size_t)(q - rec);
-            rec = q + 1;
-            m &= m - 1;
-            if (++n == RECORDS_PER_CHUNK) break;
-        }
-        w += 8;
-    }
-    *pp = rec;
-    /* The last < 8 bytes (or a full chunk: split_memchr returns at once). */
-    return split_memchr(pp, end, term, c, n);
-}
 
 /* ---- the source: inputs, one after the other --------------------------------- */
 
@@ -249,8 +149,8 @@ static int fill_from_current(rec_reader *r, rec_chunk *c)
         }
         p = c->buf;
         const char *end = c->buf + c->bytes;
-        n = r->long_records ? split_memchr(&p, end, r->terminator, c, 0)
-                            : split_words(&p, end, r->terminator, c, 0);
+        n = r->long_records ? split_long(&p, end, r->terminator, c->rec, c->len, 0, RECORDS_PER_CHUNK)
+                            : split_short(&p, end, r->terminator, c->rec, c->len, 0, RECORDS_PER_CHUNK);
         if (n) r->long_records = (size_t)(p - c->buf) / n > LONG_RECORD_BYTES;
         if (r->eof && n < RECORDS_PER_CHUNK && p < end) { /* the last record, without terminator */
             c->rec[n] = p;
