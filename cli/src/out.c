@@ -50,13 +50,17 @@ bool out_flush(out_writer *o)
     return ok;
 }
 
+/* Spans this long are written from where they are (after what is buffered)
+ * instead of copied: one write(2) of 64 KiB costs no more per byte than the
+ * buffer's, and the copy is saved (a query printing every record copied all
+ * of its input once more). */
+#define OUT_DIRECT_BYTES ((size_t)64 << 10)
+
 bool out_write(out_writer *o, const void *p, size_t n)
 {
     if (o->err) return false;
-    if (n > o->cap - o->len) {
-        if (!out_flush(o)) return false;
-        if (n >= o->cap) return write_all(o, p, n);
-    }
+    if (n >= OUT_DIRECT_BYTES) return out_flush(o) && write_all(o, p, n);
+    if (n > o->cap - o->len && !out_flush(o)) return false;
     memcpy(o->buf + o->len, p, n);
     o->len += n;
     return true;
@@ -64,24 +68,30 @@ bool out_write(out_writer *o, const void *p, size_t n)
 
 bool out_records(out_writer *o, const rec_batch *b, const uint8_t *sel, uint8_t want, char terminator)
 {
-    const char *span = NULL; /* pending run of adjacent selected records, terminators included */
-    size_t span_len = 0;
-    for (size_t i = 0; i < b->n; i++) {
-        if (sel && sel[i] != want) continue;
-        if (span && span + span_len == b->rec[i]) {
-            span_len += b->len[i] + 1;
-        } else {
-            if (span && !out_write(o, span, span_len)) return false;
-            span = b->rec[i];
-            span_len = b->len[i] + 1;
+    /* The records of a batch are adjacent (records.h), so a run of selected
+     * records is one span of bytes, terminators included: the runs are found
+     * with memchr over sel (the C library's vector loop; sel[i] is 0 or 1)
+     * and each is written with one copy, or none (out_write). */
+    const uint8_t other = want ^ 1;
+    size_t i = 0, n = b->n;
+    while (i < n) {
+        if (sel) {
+            const uint8_t *s = memchr(sel + i, want, n - i);
+            if (!s) break;
+            i = (size_t)(s - sel);
         }
-        if (i == b->unterminated) { /* only ever the batch's last record */
-            if (!out_write(o, span, span_len - 1) || !out_write(o, &terminator, 1)) return false;
-            span = NULL;
-            span_len = 0;
+        const uint8_t *e = sel ? memchr(sel + i, other, n - i) : NULL;
+        size_t j = e ? (size_t)(e - sel) : n; /* the run is records i .. j-1 */
+        const char *start = b->rec[i];
+        const char *last_end = b->rec[j - 1] + b->len[j - 1];
+        if (j - 1 == b->unterminated) { /* only ever the batch's last record: add its terminator, as grep does */
+            if (!out_write(o, start, (size_t)(last_end - start)) || !out_write(o, &terminator, 1)) return false;
+        } else if (!out_write(o, start, (size_t)(last_end + 1 - start))) {
+            return false;
         }
+        i = j;
     }
-    return !span || out_write(o, span, span_len);
+    return true;
 }
 
 int out_failed(out_writer *o, void (*cleanup)(void))

@@ -34,7 +34,9 @@
  * keys: the records themselves (aliasing rec/len) or, with --crlf or
  * --field, parts of them kept in key_store/key_len_store (keys.c).
  * Everything points into the reader's chunk and stays valid until the
- * next records_next. */
+ * next records_next. The records of a batch are adjacent in that chunk:
+ * rec[i + 1] == rec[i] + len[i] + 1 (out_records writes runs of them as one
+ * span). */
 typedef struct rec_batch {
     size_t n, max;
     const char *const *rec;

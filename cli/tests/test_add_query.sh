@@ -29,6 +29,35 @@ equals "$(cat out)" "$absent" "-v -c counts what -v prints"
 expect 1 "present keys are not absent" "$BS" query --absent --count f.bsf keys.txt
 equals "$(cat out)" "0" "no added key is reported absent"
 
+# exact output: runs of present and absent records of every length from 1
+# to 5000 records (query writes each run as one span, runs of 64 KiB or more
+# straight from the input buffer), the last record unterminated; the filter
+# is sized so that a false positive is all but impossible (FPR 1e-10)
+"$BS" create exact.bsf --capacity $N --fpr 1e-10
+"$BS" add exact.bsf keys.txt
+awk 'BEGIN { srand(7) }
+     NR == FNR { k[++nk] = $0; next } { o[++no] = $0 }
+     END { i = j = 1; src = 0
+           while (i <= nk || j <= no) {
+             run = int(rand() ^ 3 * 5000) + 1
+             for (r = 0; r < run; r++) {
+               if (src == 0 && i <= nk) print k[i++]; else if (src == 1 && j <= no) print o[j++]
+             }
+             src = 1 - src
+           } }' keys.txt others.txt > runs.txt
+printf 'unterminated-absent-record' >> runs.txt
+awk 'NR == FNR { k[$0]; next } ($0 in k)' keys.txt runs.txt > want_present.txt
+awk 'NR == FNR { k[$0]; next } !($0 in k)' keys.txt runs.txt > want_absent.txt
+for threads in 1 2; do
+  expect 0 "query of runs, $threads thread(s)" "$BS" query --threads $threads exact.bsf runs.txt
+  stdout_is want_present.txt "query prints exactly the present runs, $threads thread(s)"
+  expect 0 "query --absent of runs, $threads thread(s)" "$BS" query --absent --threads $threads exact.bsf runs.txt
+  stdout_is want_absent.txt "query --absent prints exactly the absent runs, terminating the last, $threads thread(s)"
+  expect 0 "query --absent of runs into a pipe, $threads thread(s)" \
+    sh -c "\"$BS\" query --absent --threads $threads exact.bsf runs.txt | cat"
+  stdout_is want_absent.txt "the same through a pipe, $threads thread(s)"
+done
+
 # exit status as grep: 0 some selected, 1 none
 printf 'certainly-not-there-1\ncertainly-not-there-2\n' > no.txt
 run "$BS" query f.bsf no.txt
