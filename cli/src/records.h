@@ -70,7 +70,10 @@ typedef struct rec_chunk {
     bool end;              /* no more input */
 } rec_chunk;
 
-#define READER_CHUNKS 3
+/* Chunks in the ring between the reader thread and the caller: the caller
+ * holds one, the reader fills up to READER_CHUNKS - 1 ahead (records.c says
+ * when each side sleeps and is woken). */
+#define READER_CHUNKS 8
 
 typedef struct rec_reader {
     /* the source: touched only by whoever fills chunks */
@@ -88,6 +91,7 @@ typedef struct rec_reader {
     rec_chunk chunk[READER_CHUNKS];
     size_t filled, taken;  /* chunks made / handed to the caller */
     bool threaded, stop, thread_started;
+    bool reader_waiting, caller_waiting; /* asleep on `changed` */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t changed;
