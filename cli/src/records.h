@@ -92,6 +92,9 @@ typedef struct rec_reader {
     size_t filled, taken;  /* chunks made / handed to the caller */
     bool threaded, stop, thread_started;
     bool reader_waiting, caller_waiting; /* asleep on `changed` */
+    bool source_done;      /* the chunk with `end` is filled */
+    pthread_mutex_t source; /* held by whoever fills (records.c) */
+    uint64_t helped;       /* chunks the caller filled itself */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t changed;
