@@ -2,12 +2,13 @@
  * cmd_query.c — `bloomsimd query FILE [INPUT...]`: print the records that
  * may be in the filter, like grep prints the lines that match.
  *
- * The filter is mapped read-only (no copy, shared with other readers) and
- * probed one batch of records at a time.
+ * The filter is read into memory, or mapped read-only when it is large
+ * (read_mode), and probed one batch of records at a time.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "filterfile.h"
@@ -33,6 +34,23 @@ static void help(void)
            "Exit status: 0 if a record was selected, 1 if none, 2 on error (as grep).\n"
            "Example: bloomsimd query --absent crawled.bsf todo.txt > new-urls.txt\n",
            cli_record_help);
+}
+
+/* The filter is read into memory (a private copy on huge pages) unless it
+ * is large for this machine, then mapped read-only. Measured on Zen 5 with a
+ * 125 MB filter (10^8 keys at 1%), in fresh processes: loading took 53-86 ms
+ * and mapping 150-165 ms (+9 ms to unmap), both validating every byte; and
+ * 10^8 lookups took ~0.5 s less CPU in the copy, whose 2 MiB pages spare a
+ * TLB miss per probe (1.3-1.7 s against 2.0-2.2 s). The mapping costs no
+ * memory beyond the page cache and is shared by concurrent readers: it is
+ * kept for filters above a quarter of the RAM, and for --accept-unsynced
+ * (a live writer's file, looked at in place). */
+static ff_mode read_mode(const char *path, bool accept_unsynced)
+{
+    struct stat st;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (accept_unsynced || stat(path, &st) != 0 || pages <= 0 || page <= 0) return FF_MAP_READ;
+    return (uint64_t)st.st_size <= (uint64_t)pages / 4 * (uint64_t)page ? FF_LOAD : FF_MAP_READ;
 }
 
 int cmd_query(int argc, char **argv)
@@ -66,7 +84,7 @@ int cmd_query(int argc, char **argv)
     if (optind == argc) return cli_usage_error("missing FILE");
     const char *path = argv[optind++];
     bloomsimd_filter *f;
-    if (!ff_open(path, FF_MAP_READ, accept_unsynced, &f)) return CLI_ERROR;
+    if (!ff_open(path, read_mode(path, accept_unsynced), accept_unsynced, &f)) return CLI_ERROR;
 
     int status = CLI_ERROR;
     rec_reader r;
