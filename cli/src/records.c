@@ -355,10 +355,7 @@ long records_next(rec_reader *r, rec_batch *b)
                  * free: the ring is empty) unless it was filled meanwhile */
                 bool empty = r->filled == r->taken;
                 pthread_mutex_unlock(&r->lock);
-                if (empty) {
-                    fill_next(r);
-                    r->helped++;
-                }
+                if (empty) fill_next(r);
                 pthread_mutex_unlock(&r->source);
                 pthread_mutex_lock(&r->lock);
                 continue;
