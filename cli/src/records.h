@@ -90,6 +90,7 @@ typedef struct rec_reader {
     uint64_t read_total;
     char *carry;           /* a partial record carried to the next chunk */
     size_t carry_len, carry_cap;
+    bool carry_records;    /* the carry may hold whole records (the chunk filled up) */
     /* the chunks: a ring filled by the reader thread (or in records_next) */
     rec_chunk chunk[READER_CHUNKS];
     size_t filled, taken;  /* chunks made / handed to the caller */
