@@ -93,6 +93,10 @@ extern const char cli_size_help[];
  * SA_RESTART, so a blocked read returns) and ignores SIGPIPE (writes then
  * fail with EPIPE, which the writer reports as a stop). */
 void cli_catch_stop_signals(void);
+/* Waits until fd has input (or its end), or a stop signal was caught;
+ * false on a stop signal. Returns at once unless the stop signals are
+ * caught (cli_catch_stop_signals): uncaught, they end the process. */
+bool cli_wait_readable(int fd);
 /* After cleanup: die of the caught signal, as if it had never been caught. */
 void cli_die_of_signal(int sig) __attribute__((noreturn));
 /* Blocks / restores SIGINT, SIGTERM and SIGHUP around an atomic save, so an

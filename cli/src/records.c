@@ -52,6 +52,22 @@ void rec_batch_free(rec_batch *b)
 
 /* ---- the source: inputs, one after the other --------------------------------- */
 
+/* True in the reader thread, the only one that is ever cancelled. */
+static _Thread_local bool in_reader_thread;
+
+/* open(2) of a FIFO waits for a writer: the reader thread may be cancelled
+ * there, as in read(2) (records_close). */
+static int open_input(const char *path)
+{
+    int old;
+    if (in_reader_thread) pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int err = errno;
+    if (in_reader_thread) pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    errno = err;
+    return fd;
+}
+
 static bool open_next(rec_reader *r, bool *failed)
 {
     while (r->next_path < r->npaths) {
@@ -59,13 +75,15 @@ static bool open_next(rec_reader *r, bool *failed)
         r->name = path;
         r->eof = false;
         r->line = 0;
+        struct stat st;
         if (strcmp(path, "-") == 0) {
             r->fd = 0;
             r->name = "(standard input)";
+            r->may_block = fstat(0, &st) != 0 || !S_ISREG(st.st_mode);
             return true;
         }
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        struct stat st;
+        int fd = open_input(path);
+        if (fd < 0 && errno == EINTR && cli_stop_signal) return false; /* one thread: a FIFO's open, stopped */
         if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
             close(fd);
             fd = -1;
@@ -78,6 +96,7 @@ static bool open_next(rec_reader *r, bool *failed)
         }
         posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
         r->fd = fd;
+        r->may_block = !S_ISREG(st.st_mode);
         return true;
     }
     return false;
@@ -101,15 +120,14 @@ static bool ensure_room(char **buf, size_t *cap, size_t need)
     return true;
 }
 
-/* True in the reader thread, the only one that is ever cancelled. */
-static _Thread_local bool in_reader_thread;
-
 /* One read into c->buf. >0 bytes, 0 end of input, -1 error (printed),
  * -2 stop signal (a read of the caller's thread was interrupted). The reader
  * thread runs with the stop signals blocked and is cancelled only here. */
 static ssize_t read_once(rec_reader *r, rec_chunk *c)
 {
     for (;;) {
+        /* the caller's thread takes the stop signals: no window to miss one in */
+        if (!in_reader_thread && r->may_block && !cli_wait_readable(r->fd)) return -2;
         int old;
         if (in_reader_thread) pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
         ssize_t n = read(r->fd, c->buf + c->bytes, READ_BYTES);
@@ -203,14 +221,17 @@ no_memory:
 }
 
 /* Fills c with the next whole records (never more than one input's); an
- * empty chunk with c->end set means no input is left (or a stop signal). */
-static void fill_chunk(rec_reader *r, rec_chunk *c)
+ * empty chunk with c->end set means no input is left (or a stop signal).
+ * Without may_open it stops, empty, where the next input would be opened
+ * (the caller's thread: open(2) of a FIFO may wait for a writer). */
+static void fill_chunk(rec_reader *r, rec_chunk *c, bool may_open)
 {
     c->n = 0;
     c->unterminated = SIZE_MAX;
     c->bytes = 0;
     c->short_read = c->failed = c->end = false;
     for (;;) {
+        if (r->fd < 0 && !may_open) break;
         if (r->fd < 0 && !open_next(r, &c->failed)) {
             c->end = true;
             break;
@@ -245,10 +266,10 @@ static void unlock_source(void *arg)
 
 /* Fills chunk `filled` and publishes it; the caller holds r->source.
  * Returns the chunk. */
-static rec_chunk *fill_next(rec_reader *r)
+static rec_chunk *fill_next(rec_reader *r, bool may_open)
 {
     rec_chunk *c = &r->chunk[r->filled % READER_CHUNKS]; /* `filled` changes only under r->source */
-    fill_chunk(r, c);
+    fill_chunk(r, c, may_open);
     pthread_mutex_lock(&r->lock);
     r->filled++;
     if (c->end) r->source_done = true;
@@ -278,9 +299,9 @@ static void *reader_main(void *arg)
         /* cancelled only inside read(2) (read_once): let go of the source then too */
         pthread_cleanup_push(unlock_source, r);
         pthread_mutex_lock(&r->lock);
-        stop = r->source_done || r->filled - r->taken >= READER_CHUNKS - 1; /* the caller may have helped */
+        stop = r->stop || r->source_done || r->filled - r->taken >= READER_CHUNKS - 1; /* the caller may have helped */
         pthread_mutex_unlock(&r->lock);
-        if (!stop) fill_next(r);
+        if (!stop) fill_next(r, true);
         pthread_cleanup_pop(1);
         pthread_mutex_lock(&r->lock);
         stop = r->source_done;
@@ -348,51 +369,64 @@ bool records_open(rec_reader *r, char **paths, size_t npaths, char terminator, i
     return true;
 }
 
+/* The next chunk from the ring (threaded); NULL on a stop signal. */
+static rec_chunk *take_chunk(rec_reader *r)
+{
+    pthread_mutex_lock(&r->lock);
+    for (;;) {
+        if (r->filled == r->taken && r->taken && r->chunk[(r->taken - 1) % READER_CHUNKS].end) {
+            pthread_mutex_unlock(&r->lock);
+            return &r->chunk[(r->taken - 1) % READER_CHUNKS]; /* the end was handed over already */
+        }
+        if (cli_stop_signal) {
+            pthread_mutex_unlock(&r->lock);
+            return NULL;
+        }
+        if (r->filled != r->taken) break;
+        if (!r->source_done && pthread_mutex_trylock(&r->source) == 0) {
+            /* the reader is not filling: fill the next chunk here (its slot is
+             * free: the ring is empty) unless it was filled meanwhile, from the
+             * input open now (the reader opens the next: see fill_chunk) */
+            bool help = r->filled == r->taken && r->fd >= 0;
+            pthread_mutex_unlock(&r->lock);
+            if (help) fill_next(r, false);
+            pthread_mutex_unlock(&r->source);
+            pthread_mutex_lock(&r->lock);
+            if (help || r->filled != r->taken) continue;
+        }
+        /* a stop signal does not interrupt a wait: look every 50 ms */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        r->caller_waiting = true;
+        pthread_cond_timedwait(&r->changed, &r->lock, &until);
+        r->caller_waiting = false;
+    }
+    rec_chunk *c = &r->chunk[r->taken % READER_CHUNKS];
+    r->taken++; /* and the chunk taken before is handed back: the reader may refill it */
+    if (r->reader_waiting && r->filled - r->taken <= READER_RESUME) pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+    return c;
+}
+
 long records_next(rec_reader *r, rec_batch *b)
 {
     b->n = 0;
     rec_chunk *c;
-    if (!r->threaded) {
-        c = &r->chunk[0];
-        fill_chunk(r, c);
-        if (c->end && cli_stop_signal) return -2;
-    } else {
-        pthread_mutex_lock(&r->lock);
-        if (r->filled == r->taken && r->taken && r->chunk[(r->taken - 1) % READER_CHUNKS].end) {
-            pthread_mutex_unlock(&r->lock);
-            return 0; /* the end was handed over already */
+    for (;;) {
+        if (r->threaded) {
+            c = take_chunk(r);
+            if (!c) return -2;
+        } else {
+            c = &r->chunk[0];
+            fill_chunk(r, c, true);
         }
-        while (r->filled == r->taken) {
-            if (cli_stop_signal) {
-                pthread_mutex_unlock(&r->lock);
-                return -2;
-            }
-            if (!r->source_done && pthread_mutex_trylock(&r->source) == 0) {
-                /* the reader is not filling: fill the next chunk here (its slot is
-                 * free: the ring is empty) unless it was filled meanwhile */
-                bool empty = r->filled == r->taken;
-                pthread_mutex_unlock(&r->lock);
-                if (empty) fill_next(r);
-                pthread_mutex_unlock(&r->source);
-                pthread_mutex_lock(&r->lock);
-                continue;
-            }
-            /* a stop signal does not interrupt a wait: look every 50 ms */
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += 50 * 1000 * 1000;
-            if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
-            r->caller_waiting = true;
-            pthread_cond_timedwait(&r->changed, &r->lock, &until);
-            r->caller_waiting = false;
-        }
-        c = &r->chunk[r->taken % READER_CHUNKS];
-        r->taken++; /* and the chunk taken before is handed back: the reader may refill it */
-        if (r->reader_waiting && r->filled - r->taken <= READER_RESUME) pthread_cond_broadcast(&r->changed);
-        pthread_mutex_unlock(&r->lock);
         if (c->end && cli_stop_signal) return -2; /* a read of the caller's was interrupted */
+        if (c->failed) r->failed = true;
+        if (c->n || c->end) break;
+        /* the caller stopped where the reader opens the next input */
     }
-    if (c->failed) r->failed = true;
     b->n = c->n;
     b->rec = c->rec;
     b->len = c->len;

@@ -15,8 +15,11 @@
  * record, hashing and probing ~5.5 on Zen 5), so with a free CPU a run takes
  * about half the time of one thread doing both. When the caller finds no
  * chunk ready and the reader is not filling one (asleep, or waiting for a
- * CPU on a busy machine), the caller fills it: two threads are never slower
- * than one by more than the hand-offs.
+ * CPU on a busy machine), the caller fills it from the input open now (the
+ * reader opens the next: open(2) of a FIFO may wait for a writer, and only
+ * the reader can be cancelled there): two threads are never slower than one
+ * by more than the hand-offs. A read of the caller's on a pipe waits in
+ * pselect first, so a stop signal arriving just before it is not missed.
  */
 #ifndef BLOOMSIMD_CLI_RECORDS_H
 #define BLOOMSIMD_CLI_RECORDS_H
@@ -86,6 +89,7 @@ typedef struct rec_reader {
     int fd;
     const char *name;
     bool eof, long_records;
+    bool may_block;        /* the input is not a regular file: a read may wait */
     uint64_t line;         /* records taken from the current input */
     uint64_t read_total;
     char *carry;           /* a partial record carried to the next chunk */

@@ -3,9 +3,11 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <sys/select.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -52,8 +54,11 @@ static void on_stop_signal(int sig)
     cli_stop_signal = sig;
 }
 
+static bool stop_signals_caught;
+
 void cli_catch_stop_signals(void)
 {
+    stop_signals_caught = true;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
@@ -63,6 +68,28 @@ void cli_catch_stop_signals(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+}
+
+/* pselect unblocks the stop signals only while it waits, atomically: one
+ * arriving just before the wait interrupts it instead of being missed (a
+ * plain read could block on a quiet pipe after the flag was checked). */
+bool cli_wait_readable(int fd)
+{
+    if (!stop_signals_caught || fd >= FD_SETSIZE) return !cli_stop_signal;
+    sigset_t stop, saved;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stop, &saved);
+    while (!cli_stop_signal) {
+        fd_set in;
+        FD_ZERO(&in);
+        FD_SET(fd, &in);
+        if (pselect(fd + 1, &in, NULL, NULL, NULL, &saved) >= 0 || errno != EINTR) break;
+    }
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    return !cli_stop_signal;
 }
 
 void cli_die_of_signal(int sig)
