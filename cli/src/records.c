@@ -358,14 +358,17 @@ bool records_open(rec_reader *r, char **paths, size_t npaths, char terminator, i
     sigaddset(&block, SIGHUP);
     sigaddset(&block, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &block, &saved);
+    /* set before the thread runs: it shares a word with fields the reader
+     * reads (a compiler may load them together; TSan saw that as a race) */
+    r->thread_started = true;
     int err = pthread_create(&r->thread, NULL, reader_main, r);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     if (err) {
+        r->thread_started = false;
         cli_error("cannot start the reader thread: %s", strerror(err));
         records_close(r);
         return false;
     }
-    r->thread_started = true;
     return true;
 }
 

@@ -81,15 +81,22 @@ bool cli_wait_readable(int fd)
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &stop, &saved);
-    while (!cli_stop_signal) {
-        fd_set in;
-        FD_ZERO(&in);
-        FD_SET(fd, &in);
-        if (pselect(fd + 1, &in, NULL, NULL, NULL, &saved) >= 0 || errno != EINTR) break;
+    for (;;) {
+        pthread_sigmask(SIG_BLOCK, &stop, &saved);
+        int rc = 0, err = 0;
+        if (!cli_stop_signal) {
+            fd_set in;
+            FD_ZERO(&in);
+            FD_SET(fd, &in);
+            rc = pselect(fd + 1, &in, NULL, NULL, NULL, &saved);
+            err = errno;
+        }
+        /* the mask restored each time round: under ThreadSanitizer, which
+         * runs a handler late, a caught signal's handler runs here at the latest */
+        pthread_sigmask(SIG_SETMASK, &saved, NULL);
+        if (cli_stop_signal) return false;
+        if (rc >= 0 || err != EINTR) return true;
     }
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
-    return !cli_stop_signal;
 }
 
 void cli_die_of_signal(int sig)
