@@ -84,7 +84,8 @@ static bool open_next(rec_reader *r, bool *failed)
         }
         int fd = open_input(path);
         if (fd < 0 && errno == EINTR && cli_stop_signal) return false; /* one thread: a FIFO's open, stopped */
-        if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        bool have_st = fd >= 0 && fstat(fd, &st) == 0;
+        if (have_st && S_ISDIR(st.st_mode)) {
             close(fd);
             fd = -1;
             errno = EISDIR;
@@ -96,7 +97,7 @@ static bool open_next(rec_reader *r, bool *failed)
         }
         posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
         r->fd = fd;
-        r->may_block = !S_ISREG(st.st_mode);
+        r->may_block = !have_st || !S_ISREG(st.st_mode);
         return true;
     }
     return false;
