@@ -232,6 +232,21 @@ static inline const uint8_t *bloomsimd_keys_at(const bloomsimd_keys *v, size_t i
     }
 }
 
+/* XXH3 of one key of width w = 8, 16, 32 or 64, known where it is inlined
+ * (the sse42 and neon kernels' general-register lanes of a uniform group):
+ * the paths above without the length dispatch. At 8 bytes one 64-bit load
+ * rotated by 32 is the 4..8 path's two 32-bit loads. */
+static inline __attribute__((always_inline)) uint64_t bloomsimd_xxh3_of_width(const bloomsimd_xxh3_params *p,
+                                                                               const uint8_t *k, unsigned w)
+{
+    if (w == 8) {
+        uint64_t x = bloomsimd_read64(k);
+        return bloomsimd_xxh3_rrmxmx(((x << 32) | (x >> 32)) ^ p->flip4to8, 8);
+    }
+    if (w == 16) return bloomsimd_xxh3_0to16(p, k, 16);
+    return bloomsimd_xxh3_17to128(p, k, w);
+}
+
 /* XXH3 of one key, where an empty key may have a NULL pointer. */
 static inline uint64_t bloomsimd_xxh3_key(const bloomsimd_xxh3_params *p, const uint8_t *k, size_t len)
 {

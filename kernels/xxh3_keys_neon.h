@@ -114,19 +114,6 @@ NEON_INLINE uint64x2_t neon_xxh3_pair(const bloomsimd_xxh3_params *q, const neon
     return neon_xxh3_avalanche(acc);
 }
 
-/* ---- one key in general registers --------------------------------------------- */
-
-/* The reference's paths with the length a constant (no dispatch). */
-NEON_INLINE uint64_t neon_xxh3_one(const bloomsimd_xxh3_params *q, const uint8_t *k, unsigned w)
-{
-    if (w == 8) {
-        uint64_t x = bloomsimd_read64(k);
-        return bloomsimd_xxh3_rrmxmx(((x << 32) | (x >> 32)) ^ q->flip4to8, 8);
-    }
-    if (w == 16) return bloomsimd_xxh3_0to16(q, k, 16);
-    return bloomsimd_xxh3_17to128(q, k, w);
-}
-
 /* ---- groups ---------------------------------------------------------------------- */
 
 /* The 8 hashes of a uniform group of width w at base. */
@@ -138,7 +125,7 @@ NEON_INLINE void neon_xxh3_group(const bloomsimd_xxh3_params *q, const neon_hash
     uint64x2_t vec[G / 2];
     uint64_t one[G];
     for (unsigned j = 0; j < nv; j += 2) vec[j / 2] = neon_xxh3_pair(q, c8, base + j * w, w);
-    for (unsigned j = nv; j < G; j++) one[j] = neon_xxh3_one(q, base + j * w, w);
+    for (unsigned j = nv; j < G; j++) one[j] = bloomsimd_xxh3_of_width(q, base + j * w, w);
     for (unsigned j = 0; j < nv; j += 2) vst1q_u64(out + j, vec[j / 2]);
     for (unsigned j = nv; j < G; j++) out[j] = one[j];
 }

@@ -141,19 +141,6 @@ SSE42_XXH3_INLINE __m128i sse42_xxh3_pair(const bloomsimd_xxh3_params *q, const 
     return sse42_xxh3_avalanche(acc);
 }
 
-/* ---- one key in general registers --------------------------------------------- */
-
-/* The reference's paths with the length a constant (no dispatch). */
-SSE42_XXH3_INLINE uint64_t sse42_xxh3_one(const bloomsimd_xxh3_params *q, const uint8_t *k, unsigned w)
-{
-    if (w == 8) {
-        uint64_t x = bloomsimd_read64(k);
-        return bloomsimd_xxh3_rrmxmx(((x << 32) | (x >> 32)) ^ q->flip4to8, 8);
-    }
-    if (w == 16) return bloomsimd_xxh3_0to16(q, k, 16);
-    return bloomsimd_xxh3_17to128(q, k, w);
-}
-
 /* ---- groups ---------------------------------------------------------------------- */
 
 /* The 8 hashes of a uniform group of width w at base. */
@@ -165,7 +152,7 @@ SSE42_XXH3_INLINE void sse42_xxh3_group(const bloomsimd_xxh3_params *q, const ui
     __m128i vec[G / 2];
     uint64_t one[G];
     for (unsigned j = 0; j < nv; j += 2) vec[j / 2] = sse42_xxh3_pair(q, base + j * w, w);
-    for (unsigned j = nv; j < G; j++) one[j] = sse42_xxh3_one(q, base + j * w, w);
+    for (unsigned j = nv; j < G; j++) one[j] = bloomsimd_xxh3_of_width(q, base + j * w, w);
     for (unsigned j = 0; j < nv; j += 2) _mm_storeu_si128((__m128i *)(void *)(out + j), vec[j / 2]);
     for (unsigned j = nv; j < G; j++) out[j] = one[j];
 }
