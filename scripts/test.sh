@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh — the whole test suite, as CI runs it (README: "Run the tests").
 #
-#   release   gcc, -Werror, every suite once per kernel (+ consumer build, build checks)
+#   release   gcc, -Werror, every suite once per kernel (+ consumer build, build checks,
+#             no compiled file tracked in git)
 #   clang     clang -Werror build of everything (compile check)
 #   asan      ASan+UBSan build, every suite once per kernel
 #   tsan      TSan build, concurrency tests for every supported kernel (scripts/tsan.sh)
@@ -31,6 +32,7 @@ configure_build() { # dir, cmake args...
 }
 
 stage_release() {
+  bash tests/tracked_binaries.sh || return 1
   configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release &&
     (cd "$out/release" && ctest -j "$jobs" --output-on-failure --timeout 900)
 }
