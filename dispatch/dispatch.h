@@ -16,6 +16,10 @@ const bloomsimd_kernel *bloomsimd_kernel_by_name(const char *name);
 /* True if this CPU runs the kernel. */
 bool bloomsimd_kernel_runnable(const bloomsimd_kernel *kernel);
 
+/* The kernel bloomsimd_select_kernel(requested) would give, or NULL where it
+ * would fail; sets no error detail. */
+const bloomsimd_kernel *bloomsimd_kernel_lookup(const char *requested);
+
 /*
  * The kernel for a new filter: `requested` if not NULL, else the process-wide
  * BLOOMSIMD_KERNEL override if set, else the best native kernel.

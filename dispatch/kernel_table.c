@@ -136,3 +136,13 @@ bloomsimd_status bloomsimd_select_kernel(const char *requested, const bloomsimd_
     *out = default_kernel;
     return BLOOMSIMD_OK;
 }
+
+const bloomsimd_kernel *bloomsimd_kernel_lookup(const char *requested)
+{
+    if (requested) {
+        const bloomsimd_kernel *kernel = bloomsimd_kernel_by_name(requested);
+        return bloomsimd_kernel_runnable(kernel) ? kernel : NULL;
+    }
+    pthread_once(&default_once, choose_default);
+    return default_override_failed ? NULL : default_kernel;
+}

@@ -3,7 +3,8 @@
  *
  * A cache-line-blocked Bloom filter with SIMD batch kernels (scalar, SSE4.2,
  * AVX2, AVX-512, NEON) chosen at run time. Every key touches exactly one
- * 64-byte block, so a lookup costs at most one cache miss.
+ * block (64 bytes in layout block512, 32 bytes in layout split256), so a
+ * lookup costs at most one cache miss.
  *
  * Conventions
  *   - Every fallible function returns a bloomsimd_status; BLOOMSIMD_OK is 0.
@@ -96,13 +97,43 @@ BLOOMSIMD_API const char *bloomsimd_status_string(bloomsimd_status status);
 BLOOMSIMD_API const char *bloomsimd_last_error(void);
 
 /* ======================================================================== */
-/* Limits of the layout (see README "Layout" and kernels/layout.h)          */
+/* Block layouts and their limits (README "Layout", kernels/layout.h,       */
+/* kernels/layout_split256.h)                                               */
 /* ======================================================================== */
 
-#define BLOOMSIMD_BLOCK_BYTES 64u              /* one cache line per key */
+/*
+ * Two block layouts; each filter has one (bloomsimd_options.layout,
+ * bloomsimd_info.layout), recorded in its file, and every kernel reads and
+ * writes both, so files are portable whatever the kernel.
+ *
+ *   BLOCK512  64-byte blocks of 16 32-bit words; a key sets one bit in each
+ *             of k of the words (1 <= k <= 16, chosen by sizing): the fewest
+ *             bits per key at a given FPR.
+ *   SPLIT256  32-byte blocks of 8 32-bit words; a key sets one bit in every
+ *             word (k = 8): the block and bit rules of Parquet's split-block
+ *             Bloom filter. About 6% (at 1%) to 9% (at 0.1%) more bits per
+ *             key, and one 256-bit register per probe.
+ *
+ * BLOOMSIMD_LAYOUT_DEFAULT (0) means the default layout of the kernel the
+ * filter runs (after options.kernel, BLOOMSIMD_KERNEL or CPUID), which is
+ * chosen by measurement per kernel (README "Kernels"); an explicit k other
+ * than 0 and 8 always gets BLOCK512, the only layout with that k.
+ */
+#define BLOOMSIMD_LAYOUT_DEFAULT 0u
+#define BLOOMSIMD_LAYOUT_BLOCK512 2u
+#define BLOOMSIMD_LAYOUT_SPLIT256 3u
+
+/* "block512" for 2, "split256" for 3; NULL for any other value (including 0). */
+BLOOMSIMD_API const char *bloomsimd_layout_name(uint32_t layout);
+
+#define BLOOMSIMD_BLOCK_BYTES 64u              /* block512: one cache line per key */
 #define BLOOMSIMD_BLOCK_BITS 512u
+#define BLOOMSIMD_SPLIT256_BLOCK_BYTES 32u     /* split256: half a cache line per key */
+#define BLOOMSIMD_SPLIT256_BLOCK_BITS 256u
+#define BLOOMSIMD_SPLIT256_K 8u                /* split256: one bit in each of the 8 words */
 #define BLOOMSIMD_MAX_K 16u                    /* at most one bit in each 32-bit word */
-#define BLOOMSIMD_MAX_BLOCKS (UINT64_C(1) << 32) /* 256 GiB: the block index is 32 bits */
+/* Either layout: the block index is 32 bits (256 GiB of block512, 128 GiB of split256). */
+#define BLOOMSIMD_MAX_BLOCKS (UINT64_C(1) << 32)
 #define BLOOMSIMD_MIN_FPR 1e-10                /* below this the FPR model loses precision */
 #define BLOOMSIMD_DEFAULT_FPR 0.01             /* used when options.fpr is 0 */
 #define BLOOMSIMD_DEFAULT_K 7                  /* used when only options.bits is given */
@@ -128,11 +159,13 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *   capacity  expected number of distinct keys. Required unless bits is set.
  *   fpr       target false-positive rate at capacity, in [BLOOMSIMD_MIN_FPR, 1).
  *             0 means BLOOMSIMD_DEFAULT_FPR (bloomsimd_create refuses 0).
- *   bits      explicit filter size in bits; rounded up to whole 512-bit blocks.
+ *   bits      explicit filter size in bits; rounded up to whole blocks (512
+ *             bits in block512, 256 in split256).
  *             0 means: the fewest blocks whose modelled FPR at capacity <= fpr.
  *   k         bits set per key, 1..BLOOMSIMD_MAX_K. 0 means: the k that needs
  *             the fewest blocks (or, with explicit bits, the lowest modelled FPR
  *             at capacity; BLOOMSIMD_DEFAULT_K when capacity is 0 too).
+ *             split256 sets 8 bits per key: k must be 0 or 8 there.
  *   seed      hash seed; 0 is a valid seed and the default.
  *   kernel    "scalar", "sse42", "avx2", "avx512", "neon" (in any case), or
  *             NULL for the best this CPU runs (or the BLOOMSIMD_KERNEL
@@ -160,6 +193,10 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *               the current generation, lookups see all of them, and
  *               bloomsimd_rotate drops the oldest. Not with growth
  *               (INVALID_ARGUMENT).
+ *
+ *   layout    BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256, or 0 for
+ *             the kernel's default (see "Block layouts" above). Every layer
+ *             of a layered filter has the filter's layout.
  */
 typedef struct bloomsimd_options {
     uint64_t capacity;
@@ -172,6 +209,7 @@ typedef struct bloomsimd_options {
     uint32_t growth;
     double tightening;
     uint32_t generations;
+    uint32_t layout;
 } bloomsimd_options;
 
 #define BLOOMSIMD_DEFAULT_TIGHTENING 0.5 /* used when options.tightening is 0 */
@@ -197,6 +235,8 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_create(bloomsimd_filter **out, uint64_t
  * Returns what bloomsimd_create returns, plus:
  *   BLOOMSIMD_ERR_INVALID_ARGUMENT  options is NULL, k > BLOOMSIMD_MAX_K,
  *                                   unknown flags, or neither capacity nor bits;
+ *                                   an unknown layout, or split256 with a k
+ *                                   other than 0 and 8;
  *                                   growth with bits or without
  *                                   capacity, tightening NaN or outside [0, 1)
  *                                   or without growth, fpr * (1 - tightening)
@@ -377,12 +417,15 @@ BLOOMSIMD_API size_t bloomsimd_contains_hashes(const bloomsimd_filter *filter, c
  * back to the C calls for a layout it does not implement.
  */
 typedef struct bloomsimd_view {
-    void *blocks;           /* nblocks 64-byte blocks, 64-byte aligned, little-endian 32-bit words */
+    void *blocks;           /* nblocks blocks (64 bytes in layout 2, 32 in layout 3), 64-byte aligned,
+                               little-endian 32-bit words */
     uint64_t nblocks;
-    uint32_t k;
+    uint32_t k;             /* layout 3: always 8 */
     uint64_t seed;
-    const uint16_t *select; /* the 64 word-selection masks of k (kernels/layout.h section 3); static */
-    uint32_t layout;        /* 2 = kernels/layout.h layout 2 */
+    const uint16_t *select; /* the 64 word-selection masks of k (kernels/layout.h section 3); static;
+                               NULL in layout 3 (every word is used) */
+    uint32_t layout;        /* BLOOMSIMD_LAYOUT_BLOCK512 (2, kernels/layout.h) or
+                               BLOOMSIMD_LAYOUT_SPLIT256 (3, kernels/layout_split256.h) */
     bool concurrent;        /* BLOOMSIMD_CONCURRENT: writers must use 64-bit atomic ORs, readers
                                64-bit atomic loads, on 8-byte-aligned words (docs/CONCURRENCY.md) */
     bool read_only;         /* a read-only mapping: never write through blocks (SIGSEGV) */
@@ -504,7 +547,7 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_hash_keys(const bloomsimd_filter *filte
 typedef struct bloomsimd_info {
     uint64_t capacity;     /* as requested (0 if only bits were given) */
     double fpr;            /* target FPR: requested, or the model's FPR at capacity */
-    uint64_t bits;         /* blocks * 512 */
+    uint64_t bits;         /* blocks * 512 (block512) or blocks * 256 (split256) */
     uint64_t blocks;
     uint32_t k;
     uint64_t seed;
@@ -523,6 +566,7 @@ typedef struct bloomsimd_info {
     uint64_t current_items;      /* keys new to the current generation */
     int64_t current_started_ns;  /* CLOCK_REALTIME, ns since the epoch, when the current generation started */
     int64_t oldest_started_ns;   /* ... when the oldest live generation started (creation, until it rotates out) */
+    uint32_t layout;             /* BLOOMSIMD_LAYOUT_BLOCK512 or BLOOMSIMD_LAYOUT_SPLIT256 (every layer's) */
 } bloomsimd_info;
 
 /* Fills *info. No-op if either pointer is NULL. A few loads, whatever the
@@ -575,7 +619,7 @@ BLOOMSIMD_API double bloomsimd_predicted_fpr(const bloomsimd_filter *filter, uin
 /* What bloomsimd_create_with(options) would build, computed without
  * allocating anything. Each field equals the created filter's get_info
  * field of the same name (blocks, bits, k, memory_bytes, fpr, layers,
- * kernel); a scalable filter is described as created, i.e. its first layer. */
+ * kernel, layout); a scalable filter is described as created, i.e. its first layer. */
 typedef struct bloomsimd_sizing {
     uint64_t blocks;
     uint64_t bits;
@@ -586,6 +630,7 @@ typedef struct bloomsimd_sizing {
     double predicted_fpr;  /* bloomsimd_predicted_fpr(filter, capacity) of the new filter */
     uint32_t layers;
     const char *kernel;    /* the kernel create would pick */
+    uint32_t layout;       /* the layout create would pick (BLOOMSIMD_LAYOUT_BLOCK512 or _SPLIT256) */
 } bloomsimd_sizing;
 
 /* Fills *sizing (zeroed on failure). Returns BLOOMSIMD_OK, or exactly the

@@ -850,21 +850,27 @@ static void avx2_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwor
     for (; i < nwords; i++) dst[i] &= src[i];
 }
 
+/* split256 (kernels/layout_split256.h): the scalar reference's entries for now. */
+#include "split256_scalar.h"
+BLOOMSIMD_BY_LAYOUT(avx2, split256_scalar)
+BLOOMSIMD_BY_LAYOUT_TOUCH(avx2, split256_scalar)
+
 const bloomsimd_kernel bloomsimd_kernel_avx2 = {
     .name = "avx2",
     .required_features = BLOOMSIMD_CPU_AVX2,
     .emulated = false,
+    .default_layout = BLOOMSIMD_LAYOUT_BLOCK512,
     .hash_u64 = avx2_hash_u64,
-    .add_hashes = avx2_add_hashes,
-    .contains_hashes = avx2_contains_hashes,
-    .add_u64 = avx2_add_u64,
-    .contains_u64 = avx2_contains_u64,
-    .add_new_hashes = avx2_add_new_hashes,
-    .add_new_u64 = avx2_add_new_u64,
-    .add_one = avx2_add_one,
-    .contains_one = avx2_contains_one,
+    .add_hashes = avx2_by_layout_add_hashes,
+    .contains_hashes = avx2_by_layout_contains_hashes,
+    .add_u64 = avx2_by_layout_add_u64,
+    .contains_u64 = avx2_by_layout_contains_u64,
+    .add_new_hashes = avx2_by_layout_add_new_hashes,
+    .add_new_u64 = avx2_by_layout_add_new_u64,
+    .add_one = avx2_by_layout_add_one,
+    .contains_one = avx2_by_layout_contains_one,
     .hash_keys = avx2_hash_keys,
     .union_words = avx2_union_words,
     .intersect_words = avx2_intersect_words,
-    .touch_u64 = avx2_touch_u64,
+    .touch_u64 = avx2_by_layout_touch_u64,
 };

@@ -623,20 +623,26 @@ static void avx512_intersect_words(uint64_t *dst, const uint64_t *src, size_t nw
     avx512_setop(dst, src, nwords, 0);
 }
 
+/* split256 (kernels/layout_split256.h): the scalar reference's entries for now. */
+#include "split256_scalar.h"
+BLOOMSIMD_BY_LAYOUT(avx512, split256_scalar)
+BLOOMSIMD_BY_LAYOUT_TOUCH(avx512, split256_scalar)
+
 const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .name = "avx512",
     .required_features = BLOOMSIMD_CPU_AVX512 | BLOOMSIMD_CPU_BMI2,
     .emulated = false,
+    .default_layout = BLOOMSIMD_LAYOUT_BLOCK512,
     .hash_u64 = avx512_hash_u64,
-    .add_hashes = avx512_add_hashes,
-    .contains_hashes = avx512_contains_hashes,
-    .add_u64 = avx512_add_u64,
-    .contains_u64 = avx512_contains_u64,
-    .add_new_hashes = avx512_add_new_hashes,
-    .add_new_u64 = avx512_add_new_u64,
-    .add_one = avx512_add_one,
-    .contains_one = avx512_contains_one,
-    .touch_u64 = avx512_touch_u64,
+    .add_hashes = avx512_by_layout_add_hashes,
+    .contains_hashes = avx512_by_layout_contains_hashes,
+    .add_u64 = avx512_by_layout_add_u64,
+    .contains_u64 = avx512_by_layout_contains_u64,
+    .add_new_hashes = avx512_by_layout_add_new_hashes,
+    .add_new_u64 = avx512_by_layout_add_new_u64,
+    .add_one = avx512_by_layout_add_one,
+    .contains_one = avx512_by_layout_contains_one,
+    .touch_u64 = avx512_by_layout_touch_u64,
     .hash_keys = avx512_hash_keys,
     .union_words = avx512_union_words,
     .intersect_words = avx512_intersect_words,

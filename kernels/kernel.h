@@ -8,7 +8,8 @@
  * one line in CMakeLists.txt.
  *
  * Every kernel must produce exactly what kernels/scalar.c produces: the same
- * hashes, the same filter bytes after inserts, the same lookup answers.
+ * hashes, the same filter bytes after inserts, the same lookup answers, in
+ * both block layouts (kernels/layout.h, kernels/layout_split256.h).
  */
 #ifndef BLOOMSIMD_KERNEL_H
 #define BLOOMSIMD_KERNEL_H
@@ -48,23 +49,44 @@ enum {
     BLOOMSIMD_CPU_BMI2 = 1u << 4
 };
 
+/* How keys become 64-bit hashes: the file format's hash_id (docs/FORMAT.md).
+ * Today every filter uses XXH3_64bits_withSeed; a filter's hash is a property
+ * of its geometry (bloomsimd_geometry.hash_id) so that another hash can be
+ * added as another id. */
+#define BLOOMSIMD_HASH_XXH3 1u
+
 /*
  * Everything a kernel needs to probe or set one filter. The core fills it at
  * create/load time; kernels only read it.
  */
 typedef struct bloomsimd_geometry {
-    uint32_t *words;           /* nblocks * 16 little-endian 32-bit words, 64-byte aligned */
+    uint32_t *words;           /* nblocks blocks of little-endian 32-bit words (16 per block in
+                                  block512, 8 in split256), 64-byte aligned */
     uint64_t nblocks;          /* 1 .. 2^32 */
-    const uint16_t *select;    /* the 64 word-selection masks of this k (layout.h section 3) */
-    uint32_t k;                /* 1 .. 16 */
+    const uint16_t *select;    /* block512: the 64 word-selection masks of this k (layout.h
+                                  section 3); split256: NULL */
+    uint32_t k;                /* block512: 1 .. 16; split256: 8 */
     uint64_t hash_bitflip;     /* seed-derived XXH3 constant, see bloomsimd_xxh3_u64 */
     bool concurrent;           /* inserts must use atomic ORs (BLOOMSIMD_CONCURRENT) */
+    uint32_t layout;           /* BLOOMSIMD_LAYOUT_BLOCK512 (layout.h) or _SPLIT256 (layout_split256.h) */
+    uint32_t hash_id;          /* BLOOMSIMD_HASH_XXH3 */
 } bloomsimd_geometry;
+
+/* Bytes of one block of `layout` (64 for block512, 32 for split256). */
+static inline uint32_t bloomsimd_layout_block_bytes(uint32_t layout)
+{
+    return layout == BLOOMSIMD_LAYOUT_SPLIT256 ? BLOOMSIMD_SPLIT256_BLOCK_BYTES : BLOOMSIMD_BLOCK_BYTES;
+}
 
 typedef struct bloomsimd_kernel {
     const char *name;
     uint32_t required_features;  /* all of these BLOOMSIMD_CPU_* bits must be present */
     bool emulated;               /* runs through SIMDe here: listed, never auto-selected */
+    /* The layout new filters on this kernel get when options.layout is 0
+     * (BLOOMSIMD_LAYOUT_BLOCK512 or _SPLIT256), chosen by measurement
+     * (docs/kernels/default-layout.md). Every entry below serves both
+     * layouts, routing on g->layout. */
+    uint32_t default_layout;
 
     /* hashes[i] = XXH3_64bits_withSeed(&keys[i], 8, seed) (keys as LE bytes). */
     void (*hash_u64)(uint64_t hash_bitflip, const uint64_t *keys, size_t n, uint64_t *hashes);

@@ -579,19 +579,24 @@ static void neon_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwor
     for (; i < nwords; i++) dst[i] &= src[i];
 }
 
+/* split256 (kernels/layout_split256.h): the scalar reference's entries for now. */
+#include "split256_scalar.h"
+BLOOMSIMD_BY_LAYOUT(neon, split256_scalar)
+
 const bloomsimd_kernel bloomsimd_kernel_neon = {
     .name = "neon",
     .required_features = NEON_REQUIRED_FEATURES,
     .emulated = NEON_EMULATED,
+    .default_layout = BLOOMSIMD_LAYOUT_BLOCK512,
     .hash_u64 = neon_hash_u64,
-    .add_hashes = neon_add_hashes,
-    .contains_hashes = neon_contains_hashes,
-    .add_u64 = neon_add_u64,
-    .contains_u64 = neon_contains_u64,
-    .add_new_hashes = neon_add_new_hashes,
-    .add_new_u64 = neon_add_new_u64,
-    .add_one = neon_add_one,
-    .contains_one = neon_contains_one,
+    .add_hashes = neon_by_layout_add_hashes,
+    .contains_hashes = neon_by_layout_contains_hashes,
+    .add_u64 = neon_by_layout_add_u64,
+    .contains_u64 = neon_by_layout_contains_u64,
+    .add_new_hashes = neon_by_layout_add_new_hashes,
+    .add_new_u64 = neon_by_layout_add_new_u64,
+    .add_one = neon_by_layout_add_one,
+    .contains_one = neon_by_layout_contains_one,
     .hash_keys = neon_hash_keys,
     .union_words = neon_union_words,
     .intersect_words = neon_intersect_words,

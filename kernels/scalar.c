@@ -9,6 +9,7 @@
  * ns/key of computation it is compute-bound even on a DRAM-resident filter.
  */
 #include "layout.h"
+#include "split256_scalar.h"
 #include "xxh3_bytes.h"
 
 /* Keys hashed and prefetched ahead of the probe: enough lines in flight to
@@ -156,19 +157,23 @@ static void scalar_intersect_words(uint64_t *dst, const uint64_t *src, size_t nw
     for (size_t i = 0; i < nwords; i++) dst[i] &= src[i];
 }
 
+/* split256 (kernels/layout_split256.h): split256_scalar.h's entries. */
+BLOOMSIMD_BY_LAYOUT(scalar, split256_scalar)
+
 const bloomsimd_kernel bloomsimd_kernel_scalar = {
     .name = "scalar",
     .required_features = 0,
     .emulated = false,
+    .default_layout = BLOOMSIMD_LAYOUT_BLOCK512,
     .hash_u64 = scalar_hash_u64,
-    .add_hashes = scalar_add_hashes,
-    .contains_hashes = scalar_contains_hashes,
-    .add_u64 = scalar_add_u64,
-    .contains_u64 = scalar_contains_u64,
-    .add_new_hashes = scalar_add_new_hashes,
-    .add_new_u64 = scalar_add_new_u64,
-    .add_one = scalar_add_one,
-    .contains_one = scalar_contains_one,
+    .add_hashes = scalar_by_layout_add_hashes,
+    .contains_hashes = scalar_by_layout_contains_hashes,
+    .add_u64 = scalar_by_layout_add_u64,
+    .contains_u64 = scalar_by_layout_contains_u64,
+    .add_new_hashes = scalar_by_layout_add_new_hashes,
+    .add_new_u64 = scalar_by_layout_add_new_u64,
+    .add_one = scalar_by_layout_add_one,
+    .contains_one = scalar_by_layout_contains_one,
     .hash_keys = scalar_hash_keys,
     .union_words = scalar_union_words,
     .intersect_words = scalar_intersect_words,

@@ -615,19 +615,24 @@ static void sse42_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwo
     for (; i < nwords; i++) dst[i] &= src[i];
 }
 
+/* split256 (kernels/layout_split256.h): the scalar reference's entries for now. */
+#include "split256_scalar.h"
+BLOOMSIMD_BY_LAYOUT(sse42, split256_scalar)
+
 const bloomsimd_kernel bloomsimd_kernel_sse42 = {
     .name = "sse42",
     .required_features = BLOOMSIMD_CPU_SSE42,
     .emulated = false,
+    .default_layout = BLOOMSIMD_LAYOUT_BLOCK512,
     .hash_u64 = sse42_hash_u64,
-    .add_hashes = sse42_add_hashes,
-    .contains_hashes = sse42_contains_hashes,
-    .add_u64 = sse42_add_u64,
-    .contains_u64 = sse42_contains_u64,
-    .add_new_hashes = sse42_add_new_hashes,
-    .add_new_u64 = sse42_add_new_u64,
-    .add_one = sse42_add_one,
-    .contains_one = sse42_contains_one,
+    .add_hashes = sse42_by_layout_add_hashes,
+    .contains_hashes = sse42_by_layout_contains_hashes,
+    .add_u64 = sse42_by_layout_add_u64,
+    .contains_u64 = sse42_by_layout_contains_u64,
+    .add_new_hashes = sse42_by_layout_add_new_hashes,
+    .add_new_u64 = sse42_by_layout_add_new_u64,
+    .add_one = sse42_by_layout_add_one,
+    .contains_one = sse42_by_layout_contains_one,
     .hash_keys = sse42_hash_keys,
     .union_words = sse42_union_words,
     .intersect_words = sse42_intersect_words,

@@ -29,7 +29,8 @@ static bloomsimd_status clone_plain(const bloomsimd_filter *src, const bloomsimd
 {
     bloomsimd_filter *f = malloc(sizeof *f);
     if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a filter object failed");
-    bloomsimd_filter_init(f, src->geometry.nblocks, src->geometry.k, like->seed, like->flags, like->kernel);
+    bloomsimd_geometry_choice shape = bloomsimd_shape_of(src, src->geometry.nblocks, src->geometry.k);
+    bloomsimd_filter_init(f, &shape, like->seed, like->flags, like->kernel);
     bloomsimd_status st = bloomsimd_alloc_bits(f, src->geometry.nblocks, like->flags);
     if (st != BLOOMSIMD_OK) {
         free(f);
@@ -48,8 +49,8 @@ static bloomsimd_status clone_layered(const bloomsimd_filter *src, bloomsimd_fil
 {
     const bloomsimd_layers *from = src->layers;
     bloomsimd_filter *f;
-    bloomsimd_status st =
-        bloomsimd_layered_handle(from->kind, src->seed, src->flags, src->geometry.k, src->kernel->name, &f);
+    bloomsimd_geometry_choice shape = bloomsimd_shape_of(src, 0, src->geometry.k);
+    bloomsimd_status st = bloomsimd_layered_handle(from->kind, &shape, src->seed, src->flags, src->kernel->name, &f);
     if (st != BLOOMSIMD_OK) return st;
     f->capacity = src->capacity;
     f->fpr = src->fpr;

@@ -11,7 +11,16 @@
 #include "internal.h"
 #include "layers/layers.h"
 
-bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, uint64_t blocks, uint32_t k, uint64_t seed,
+const char *bloomsimd_layout_name(uint32_t layout)
+{
+    switch (layout) {
+    case BLOOMSIMD_LAYOUT_BLOCK512: return "block512";
+    case BLOOMSIMD_LAYOUT_SPLIT256: return "split256";
+    default: return NULL;
+    }
+}
+
+bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, const bloomsimd_geometry_choice *shape, uint64_t seed,
                                        uint32_t flags, const bloomsimd_kernel *kernel)
 {
     memset(f, 0, sizeof *f);
@@ -19,9 +28,12 @@ bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, uint64_t blocks, uin
     f->kernel = kernel;
     f->seed = seed;
     f->flags = flags;
-    f->geometry.nblocks = blocks;
-    f->geometry.k = k;
-    f->geometry.select = bloomsimd_select_tables[k - 1];
+    f->geometry.nblocks = shape->blocks;
+    f->geometry.k = shape->k;
+    f->geometry.layout = shape->layout;
+    f->geometry.hash_id = shape->hash_id;
+    /* split256 uses every word: no selection table */
+    f->geometry.select = shape->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? NULL : bloomsimd_select_tables[shape->k - 1];
     f->geometry.hash_bitflip = bloomsimd_xxh3_bitflip(seed);
     bloomsimd_xxh3_params_init(&f->xxh3, seed);
     f->geometry.concurrent = (flags & BLOOMSIMD_CONCURRENT) != 0;
@@ -48,7 +60,7 @@ bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_o
 
     bloomsimd_filter *f = malloc(sizeof *f);
     if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the filter object failed");
-    bloomsimd_filter_init(f, choice.blocks, choice.k, o->seed, o->flags, kernel);
+    bloomsimd_filter_init(f, &choice, o->seed, o->flags, kernel);
     f->capacity = o->capacity;
     f->fpr = target_fpr;
     st = bloomsimd_alloc_bits(f, choice.blocks, o->flags);
@@ -106,10 +118,11 @@ void bloomsimd_get_info(const bloomsimd_filter *f, bloomsimd_info *info)
     info->capacity = f->capacity;
     info->fpr = f->fpr;
     info->blocks = f->geometry.nblocks;
-    info->bits = f->geometry.nblocks * BLOOMSIMD_BLOCK_BITS;
+    info->bits = f->geometry.nblocks * bloomsimd_filter_block_bits(f);
     info->k = f->geometry.k;
     info->seed = f->seed;
-    info->memory_bytes = f->geometry.nblocks * BLOOMSIMD_BLOCK_BYTES;
+    info->memory_bytes = f->geometry.nblocks * bloomsimd_layout_block_bytes(f->geometry.layout);
+    info->layout = f->geometry.layout;
     info->kernel = f->kernel->name;
     info->flags = f->flags;
     if (f->layers) bloomsimd_layered_info(f, info);
@@ -122,5 +135,5 @@ double bloomsimd_predicted_fpr(const bloomsimd_filter *f, uint64_t items)
         return NAN;
     }
     if (f->layers) return bloomsimd_layered_predicted_fpr(f, items);
-    return bloomsimd_model_fpr((double)items, (double)f->geometry.nblocks, f->geometry.k);
+    return bloomsimd_layout_model_fpr(f->geometry.layout, (double)items, (double)f->geometry.nblocks, f->geometry.k);
 }

@@ -1,5 +1,6 @@
 /*
- * fpr_model.c — the exact FPR of layout 2 (kernels/layout.h section 5).
+ * fpr_model.c — the exact FPR of layout 2 (kernels/layout.h section 5), and
+ * at the end that of layout 3 (kernels/layout_split256.h section 4).
  *
  * A query probes table entry Q (one of 64, uniform) and one bit in each of
  * its k words. By inclusion-exclusion over the subsets S of Q whose probed
@@ -191,4 +192,29 @@ double bloomsimd_model_fpr_hypergeometric(double items, double blocks, uint32_t 
         fpr += (s & 1u) ? -term : term;
     }
     return fpr < 0.0 ? 0.0 : fpr;
+}
+
+/*
+ * Layout 3 (kernels/layout_split256.h section 4): every key sets one bit in
+ * each of the 8 words of its 32-byte block, so a query's probed bits of a
+ * set S of s words all stay clear with probability (1 - (1 - q^s)/m)^n, and
+ *   FPR(n, m) = sum_{s=0}^{8} (-1)^s C(8, s) (1 - (1 - q^s)/m)^n.
+ * Exact for uniform hash bits (binomial block loads, no Poisson limit).
+ */
+double bloomsimd_model_fpr_split256(double items, double blocks, uint32_t k)
+{
+    if (k != BLOOMSIMD_SPLIT256_K) return NAN;
+    const double q = 31.0 / 32.0;
+    double fpr = 0.0, q_s = 1.0;
+    for (unsigned s = 0; s <= 8; s++, q_s *= q) {
+        double term = binomial(8, s) * exp(items * log1p(-(1.0 - q_s) / blocks));
+        fpr += (s & 1u) ? -term : term;
+    }
+    return fpr < 0.0 ? 0.0 : fpr;
+}
+
+double bloomsimd_layout_model_fpr(uint32_t layout, double items, double blocks, uint32_t k)
+{
+    if (layout == BLOOMSIMD_LAYOUT_SPLIT256) return bloomsimd_model_fpr_split256(items, blocks, k);
+    return bloomsimd_model_fpr(items, blocks, k);
 }

@@ -86,16 +86,32 @@ double bloomsimd_model_fpr(double items, double blocks, uint32_t k);
 double bloomsimd_model_fpr_hypergeometric(double items, double blocks, uint32_t k);
 /* Terms of the exact model for k (0 if k is out of range or out of memory). */
 uint32_t bloomsimd_model_term_count(uint32_t k);
+/* FPR(n, m) of kernels/layout_split256.h section 4 (exact for layout 3); k
+ * must be 8 (NaN otherwise). */
+double bloomsimd_model_fpr_split256(double items, double blocks, uint32_t k);
+/* The exact model of `layout` (BLOOMSIMD_LAYOUT_BLOCK512 or _SPLIT256). */
+double bloomsimd_layout_model_fpr(uint32_t layout, double items, double blocks, uint32_t k);
 
+/* The shape of one bit array: what sizing chooses (blocks, k, layout) and
+ * how its keys are hashed; bloomsimd_filter_init builds the geometry from it. */
 typedef struct bloomsimd_geometry_choice {
     uint64_t blocks;
     uint32_t k;
+    uint32_t layout;  /* BLOOMSIMD_LAYOUT_BLOCK512 or _SPLIT256, never 0 */
+    uint32_t hash_id; /* BLOOMSIMD_HASH_XXH3 */
 } bloomsimd_geometry_choice;
 
-/* Sizing of kernels/layout.h section 6, with the overrides of bloomsimd_options.
+/* Sizing of kernels/layout.h section 6 (and layout_split256.h section 5),
+ * with the overrides of bloomsimd_options: options.layout 0 resolves to the
+ * default of the kernel options.kernel selects (bloomsimd_resolve_layout).
  * Validates the options (except kernel name). */
 bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *options, bloomsimd_geometry_choice *choice,
                                            double *target_fpr);
+/* The layout options ask for: options->layout if not 0, else `kernel`'s
+ * default (block512 when kernel is NULL), except that an explicit k other
+ * than 0 and 8 always means block512 (the only layout with that k). Does not
+ * validate. */
+uint32_t bloomsimd_resolve_layout(const bloomsimd_options *options, const bloomsimd_kernel *kernel);
 
 /* ---- memory (memory.c) ---- */
 /* Zeroed, 64-byte-aligned bit array for `blocks` blocks; huge pages for
@@ -113,14 +129,27 @@ void bloomsimd_keys_hash_range(const bloomsimd_filter *f, const bloomsimd_keys *
                                uint64_t *hashes);
 
 /* ---- filter object (filter.c) ---- */
-/* Allocates a filter struct around an already-chosen geometry and kernel,
- * without the bit array. */
-bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *filter, uint64_t blocks, uint32_t k, uint64_t seed,
-                                       uint32_t flags, const bloomsimd_kernel *kernel);
+/* Fills a filter struct around an already-chosen shape and kernel, without
+ * the bit array (shape->blocks may be 0: a layered handle). */
+bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *filter, const bloomsimd_geometry_choice *shape,
+                                       uint64_t seed, uint32_t flags, const bloomsimd_kernel *kernel);
+
+/* The shape of an existing filter's geometry, with `blocks` blocks. */
+static inline bloomsimd_geometry_choice bloomsimd_shape_of(const bloomsimd_filter *f, uint64_t blocks, uint32_t k)
+{
+    bloomsimd_geometry_choice shape = {blocks, k, f->geometry.layout, f->geometry.hash_id};
+    return shape;
+}
+
+/* Bits of one block of f's layout. */
+static inline uint32_t bloomsimd_filter_block_bits(const bloomsimd_filter *f)
+{
+    return bloomsimd_layout_block_bytes(f->geometry.layout) * 8u;
+}
 
 static inline size_t bloomsimd_filter_bytes(const bloomsimd_filter *f)
 {
-    return (size_t)f->geometry.nblocks * 64u;
+    return (size_t)f->geometry.nblocks * bloomsimd_layout_block_bytes(f->geometry.layout);
 }
 
 /* The items counter: relaxed atomics on concurrent filters (several writers

@@ -62,10 +62,11 @@ static bloomsimd_status alloc_with_host(bloomsimd_filter *f, const bloomsimd_all
 
 bloomsimd_status bloomsimd_alloc_bits(bloomsimd_filter *f, uint64_t blocks, uint32_t flags)
 {
-    if (blocks == 0 || blocks > BLOOMSIMD_MAX_BLOCKS || blocks > SIZE_MAX / BLOOMSIMD_BLOCK_BYTES)
+    const uint32_t block_bytes = bloomsimd_layout_block_bytes(f->geometry.layout);
+    if (blocks == 0 || blocks > BLOOMSIMD_MAX_BLOCKS || blocks > SIZE_MAX / block_bytes)
         return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "%llu blocks: outside 1 .. 2^32 or this address space",
                               (unsigned long long)blocks);
-    size_t bytes = (size_t)blocks * BLOOMSIMD_BLOCK_BYTES;
+    size_t bytes = (size_t)blocks * block_bytes;
     pthread_mutex_lock(&allocator_lock);
     bloomsimd_allocator a = host_allocator;
     pthread_mutex_unlock(&allocator_lock);

@@ -41,7 +41,12 @@ bloomsimd_status bloomsimd_size_for(const bloomsimd_options *o, bloomsimd_sizing
             lo.generations = 0;
             layers = o->generations;
         } else { /* scalable: create allocates layer 0 only */
-            lo = (bloomsimd_options){.capacity = o->capacity, .fpr = fpr * (1.0 - r), .k = o->k, .flags = o->flags};
+            lo = (bloomsimd_options){.capacity = o->capacity,
+                                     .fpr = fpr * (1.0 - r),
+                                     .k = o->k,
+                                     .flags = o->flags,
+                                     .kernel = o->kernel,
+                                     .layout = o->layout};
         }
         st = bloomsimd_choose_geometry(&lo, &choice, &target);
         if (o->growth == 0) fpr = target;
@@ -51,12 +56,13 @@ bloomsimd_status bloomsimd_size_for(const bloomsimd_options *o, bloomsimd_sizing
     st = bloomsimd_select_kernel(o->kernel, &kernel);
     if (st != BLOOMSIMD_OK) return st;
 
-    double one = bloomsimd_model_fpr((double)o->capacity, (double)choice.blocks, choice.k);
+    double one = bloomsimd_layout_model_fpr(choice.layout, (double)o->capacity, (double)choice.blocks, choice.k);
+    const uint64_t block_bytes = bloomsimd_layout_block_bytes(choice.layout);
     s->blocks = choice.blocks * layers;
-    s->bits = s->blocks * BLOOMSIMD_BLOCK_BITS;
+    s->bits = s->blocks * block_bytes * 8;
     s->k = choice.k;
-    s->memory_bytes = s->blocks * BLOOMSIMD_BLOCK_BYTES;
-    s->bits_per_key = o->capacity ? (double)(choice.blocks * BLOOMSIMD_BLOCK_BITS) / (double)o->capacity : 0.0;
+    s->memory_bytes = s->blocks * block_bytes;
+    s->bits_per_key = o->capacity ? (double)(choice.blocks * block_bytes * 8) / (double)o->capacity : 0.0;
     s->fpr = fpr;
     if (!layered)
         s->predicted_fpr = one;
@@ -66,5 +72,6 @@ bloomsimd_status bloomsimd_size_for(const bloomsimd_options *o, bloomsimd_sizing
         s->predicted_fpr = 1.0 - pow(1.0 - one, (double)layers);
     s->layers = layers;
     s->kernel = kernel->name;
+    s->layout = choice.layout;
     return BLOOMSIMD_OK;
 }

@@ -1,5 +1,7 @@
 /*
- * sizing.c — from bloomsimd_options to (blocks, k): kernels/layout.h section 6.
+ * sizing.c — from bloomsimd_options to (layout, blocks, k): kernels/layout.h
+ * section 6 for block512, kernels/layout_split256.h section 5 for split256
+ * (k = 8: only the blocks are searched).
  *
  * Default: for each k in 1..16, the fewest blocks m with FPR(n, m, k) <= p
  * under the exact model; the k needing the fewest blocks wins, the smaller k
@@ -11,6 +13,7 @@
  */
 #include <math.h>
 
+#include "../dispatch/dispatch.h"
 #include "internal.h"
 
 typedef double (*fpr_model)(double items, double blocks, uint32_t k);
@@ -68,6 +71,14 @@ static bloomsimd_status validate(const bloomsimd_options *o, double *p)
     if (o->k > BLOOMSIMD_MAX_K)
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "k %u is above the maximum %u (BLOOMSIMD_MAX_K)",
                               (unsigned)o->k, BLOOMSIMD_MAX_K);
+    if (o->layout != BLOOMSIMD_LAYOUT_DEFAULT && !bloomsimd_layout_name(o->layout))
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "layout %u is unknown (0 the kernel's default, 2 block512, 3 split256)",
+                              (unsigned)o->layout);
+    if (o->layout == BLOOMSIMD_LAYOUT_SPLIT256 && o->k != 0 && o->k != BLOOMSIMD_SPLIT256_K)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "k %u with layout split256, which sets exactly 8 bits per key (k 0 or 8)",
+                              (unsigned)o->k);
     double fpr = o->fpr;
     if (isnan(fpr)) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "fpr is NaN");
     if (fpr < 0.0 || fpr >= 1.0)
@@ -83,14 +94,55 @@ static bloomsimd_status validate(const bloomsimd_options *o, double *p)
     return BLOOMSIMD_OK;
 }
 
+uint32_t bloomsimd_resolve_layout(const bloomsimd_options *o, const bloomsimd_kernel *kernel)
+{
+    if (o->layout != BLOOMSIMD_LAYOUT_DEFAULT) return o->layout;
+    if (o->k != 0 && o->k != BLOOMSIMD_SPLIT256_K) return BLOOMSIMD_LAYOUT_BLOCK512;
+    return kernel ? kernel->default_layout : BLOOMSIMD_LAYOUT_BLOCK512;
+}
+
+/* Layout 3 (kernels/layout_split256.h section 5): k is 8; the fewest blocks
+ * meeting p, or ceil(bits / 256). */
+static bloomsimd_status choose_split256(const bloomsimd_options *o, double p, bloomsimd_geometry_choice *choice,
+                                        double *target_fpr)
+{
+    const uint32_t k = BLOOMSIMD_SPLIT256_K;
+    uint64_t blocks;
+    if (o->bits != 0) {
+        blocks = o->bits / BLOOMSIMD_SPLIT256_BLOCK_BITS + (o->bits % BLOOMSIMD_SPLIT256_BLOCK_BITS != 0);
+        if (blocks > BLOOMSIMD_MAX_BLOCKS)
+            return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE,
+                                  "bits %llu need %llu blocks, above the maximum 2^32 split256 blocks (128 GiB)",
+                                  (unsigned long long)o->bits, (unsigned long long)blocks);
+        *target_fpr = o->capacity ? bloomsimd_model_fpr_split256((double)o->capacity, (double)blocks, k) : 0.0;
+    } else {
+        blocks = fewest_blocks(bloomsimd_model_fpr_split256, o->capacity, p, k, 0);
+        if (blocks == 0)
+            return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE,
+                                  "capacity %llu at fpr %g needs more than 2^32 split256 blocks (128 GiB)",
+                                  (unsigned long long)o->capacity, p);
+        *target_fpr = p;
+    }
+    choice->blocks = blocks;
+    choice->k = k;
+    return BLOOMSIMD_OK;
+}
+
 bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd_geometry_choice *choice,
                                            double *target_fpr)
 {
     double p = 0.0; /* set by validate */
     bloomsimd_status st = validate(o, &p);
     if (st != BLOOMSIMD_OK) return st;
+    /* A kernel that cannot run is reported by the kernel selection that
+     * follows every sizing; here it only means no kernel default. */
+    choice->layout = bloomsimd_resolve_layout(o, bloomsimd_kernel_lookup(o->kernel));
+    choice->hash_id = BLOOMSIMD_HASH_XXH3;
 
-    if (o->bits != 0) {
+    if (choice->layout == BLOOMSIMD_LAYOUT_SPLIT256) {
+        st = choose_split256(o, p, choice, target_fpr);
+        if (st != BLOOMSIMD_OK) return st;
+    } else if (o->bits != 0) {
         uint64_t blocks = o->bits / BLOOMSIMD_BLOCK_BITS + (o->bits % BLOOMSIMD_BLOCK_BITS != 0);
         if (blocks > BLOOMSIMD_MAX_BLOCKS)
             return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE,
@@ -146,7 +198,7 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd
         choice->k = best_k;
         *target_fpr = p;
     }
-    if (choice->blocks > SIZE_MAX / BLOOMSIMD_BLOCK_BYTES)
+    if (choice->blocks > SIZE_MAX / bloomsimd_layout_block_bytes(choice->layout))
         return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "%llu blocks do not fit this address space",
                               (unsigned long long)choice->blocks);
     return BLOOMSIMD_OK;

@@ -20,7 +20,7 @@ bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *f, bloomsimd_view *v
         .k = f->geometry.k,
         .seed = f->seed,
         .select = f->geometry.select,
-        .layout = BLOOMSIMD_FORMAT_LAYOUT_ID,
+        .layout = f->geometry.layout,
         .concurrent = f->geometry.concurrent,
         .read_only = f->read_only,
         .items = (uint64_t *)(uintptr_t)&f->items, /* writable by contract, like blocks */

@@ -226,9 +226,19 @@ Test(error_detail, serialized_inputs_say_what_is_wrong)
     bloomsimd_header_reseal(buf);
     expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_CORRUPT, "k 17 is outside 1..16");
     bloomsimd_le32_put(buf + BLOOMSIMD_HDR_K, 5);
+    bloomsimd_le32_put(buf + BLOOMSIMD_HDR_LAYOUT_ID, 4);
+    bloomsimd_header_reseal(buf);
+    expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_VERSION,
+                 "layout 4 is unknown to this library (it reads layout 2, block512, and 3, split256)");
     bloomsimd_le32_put(buf + BLOOMSIMD_HDR_LAYOUT_ID, 3);
     bloomsimd_header_reseal(buf);
-    expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_VERSION, "layout 3");
+    expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_CORRUPT,
+                 "the filter: k 5 in layout 3 (split256), which sets exactly 8 bits per key");
+    bloomsimd_le32_put(buf + BLOOMSIMD_HDR_LAYOUT_ID, 2);
+    bloomsimd_le32_put(buf + BLOOMSIMD_HDR_HASH_ID, 2);
+    bloomsimd_header_reseal(buf);
+    expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_VERSION,
+                 "hash 2 is unknown to this library (it reads hash 1, XXH3_64bits_withSeed)");
     free(buf);
 }
 

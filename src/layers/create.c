@@ -19,8 +19,8 @@ int64_t bloomsimd_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, uint64_t seed, uint32_t flags, uint32_t k,
-                                          const char *kernel_name, bloomsimd_filter **out)
+bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, const bloomsimd_geometry_choice *shape, uint64_t seed,
+                                          uint32_t flags, const char *kernel_name, bloomsimd_filter **out)
 {
     const bloomsimd_kernel *kernel;
     bloomsimd_status st = bloomsimd_select_kernel(kernel_name, &kernel);
@@ -32,7 +32,9 @@ bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, uint64_t seed, ui
         return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the layered filter object failed");
     }
     /* no bit array of its own: nblocks 0, words NULL (internal.h) */
-    bloomsimd_filter_init(f, 0, k, seed, flags, kernel);
+    bloomsimd_geometry_choice none = *shape;
+    none.blocks = 0;
+    bloomsimd_filter_init(f, &none, seed, flags, kernel);
     f->storage = BLOOMSIMD_STORAGE_BORROWED;
     f->layers = ls;
     memset(f->layers, 0, sizeof *f->layers);
@@ -51,7 +53,8 @@ bloomsimd_status bloomsimd_layer_alloc(const bloomsimd_filter *handle, uint64_t 
 {
     bloomsimd_filter *layer = malloc(sizeof *layer);
     if (!layer) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a layer object failed");
-    bloomsimd_filter_init(layer, blocks, k, handle->seed, handle->flags, handle->kernel);
+    bloomsimd_geometry_choice shape = bloomsimd_shape_of(handle, blocks, k);
+    bloomsimd_filter_init(layer, &shape, handle->seed, handle->flags, handle->kernel);
     layer->capacity = capacity;
     layer->fpr = fpr;
     bloomsimd_status st = bloomsimd_alloc_bits(layer, blocks, handle->flags);
@@ -113,7 +116,8 @@ static bloomsimd_status scalable_layer(const bloomsimd_filter *f, uint64_t capac
 {
     if (fpr < BLOOMSIMD_MIN_FPR)
         return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "the next layer's fpr %g would be below the minimum 1e-10", fpr);
-    bloomsimd_options lo = {.capacity = capacity, .fpr = fpr, .k = f->layers->k_option, .flags = f->flags};
+    bloomsimd_options lo = {
+        .capacity = capacity, .fpr = fpr, .k = f->layers->k_option, .flags = f->flags, .layout = f->geometry.layout};
     bloomsimd_geometry_choice choice;
     double target;
     bloomsimd_status st = bloomsimd_choose_geometry(&lo, &choice, &target);
@@ -143,7 +147,7 @@ static bloomsimd_status window_create(const bloomsimd_options *o, bloomsimd_filt
     bloomsimd_status st = bloomsimd_choose_geometry(&lo, &choice, &target);
     if (st != BLOOMSIMD_OK) return st;
     bloomsimd_filter *f;
-    st = bloomsimd_layered_handle(BLOOMSIMD_KIND_WINDOW, o->seed, o->flags, choice.k, o->kernel, &f);
+    st = bloomsimd_layered_handle(BLOOMSIMD_KIND_WINDOW, &choice, o->seed, o->flags, o->kernel, &f);
     if (st != BLOOMSIMD_OK) return st;
     f->capacity = o->capacity;
     f->fpr = target;
@@ -172,7 +176,8 @@ bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_
     if (kind == BLOOMSIMD_KIND_WINDOW) return window_create(o, out);
 
     /* the first layer decides k (and validates the remaining options) */
-    bloomsimd_options lo = {.capacity = o->capacity, .fpr = o->fpr, .k = o->k, .flags = o->flags};
+    bloomsimd_options lo = {
+        .capacity = o->capacity, .fpr = o->fpr, .k = o->k, .flags = o->flags, .kernel = o->kernel, .layout = o->layout};
     bloomsimd_geometry_choice choice;
     double target;
     lo.fpr = fpr * (1.0 - r);
@@ -180,7 +185,7 @@ bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_
     if (st != BLOOMSIMD_OK) return st;
 
     bloomsimd_filter *f;
-    st = bloomsimd_layered_handle(kind, o->seed, o->flags, choice.k, o->kernel, &f);
+    st = bloomsimd_layered_handle(kind, &choice, o->seed, o->flags, o->kernel, &f);
     if (st != BLOOMSIMD_OK) return st;
     f->capacity = o->capacity;
     f->fpr = fpr;
@@ -233,8 +238,8 @@ void bloomsimd_layered_info(const bloomsimd_filter *f, bloomsimd_info *info)
         info->blocks += ls->layer[i]->geometry.nblocks;
         info->items += bloomsimd_items_get(ls->layer[i]);
     }
-    info->bits = info->blocks * BLOOMSIMD_BLOCK_BITS;
-    info->memory_bytes = info->blocks * BLOOMSIMD_BLOCK_BYTES;
+    info->bits = info->blocks * bloomsimd_filter_block_bits(f);
+    info->memory_bytes = info->blocks * bloomsimd_layout_block_bytes(f->geometry.layout);
     if (ls->kind == BLOOMSIMD_KIND_SCALABLE) {
         info->growth = ls->growth;
         info->tightening = ls->tightening;
@@ -265,7 +270,7 @@ static double scalable_fpr(const bloomsimd_filter *f, uint64_t items)
         } else {
             if (capacity > UINT64_MAX / ls->growth) return NAN;
             capacity *= ls->growth, fpr *= ls->tightening;
-            bloomsimd_options lo = {.capacity = capacity, .fpr = fpr, .k = ls->k_option};
+            bloomsimd_options lo = {.capacity = capacity, .fpr = fpr, .k = ls->k_option, .layout = f->geometry.layout};
             bloomsimd_geometry_choice choice;
             double target;
             if (fpr < BLOOMSIMD_MIN_FPR || bloomsimd_choose_geometry(&lo, &choice, &target) != BLOOMSIMD_OK)
@@ -273,7 +278,7 @@ static double scalable_fpr(const bloomsimd_filter *f, uint64_t items)
             blocks = choice.blocks, k = choice.k;
         }
         uint64_t here = left < capacity ? left : capacity;
-        miss *= 1.0 - bloomsimd_model_fpr((double)here, (double)blocks, k);
+        miss *= 1.0 - bloomsimd_layout_model_fpr(f->geometry.layout, (double)here, (double)blocks, k);
         left -= here;
         if (left == 0) return 1.0 - miss;
     }
@@ -286,6 +291,6 @@ double bloomsimd_layered_predicted_fpr(const bloomsimd_filter *f, uint64_t items
     if (ls->kind == BLOOMSIMD_KIND_SCALABLE) return scalable_fpr(f, items);
     /* a window: every generation holding `items` keys */
     const bloomsimd_filter *g = ls->layer[0];
-    double one = bloomsimd_model_fpr((double)items, (double)g->geometry.nblocks, g->geometry.k);
+    double one = bloomsimd_layout_model_fpr(g->geometry.layout, (double)items, (double)g->geometry.nblocks, g->geometry.k);
     return 1.0 - pow(1.0 - one, (double)ls->count);
 }

@@ -61,10 +61,12 @@ bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *
 /* Creates a scalable filter or a window from validated-here options. */
 bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_filter **out);
 /* A handle with an empty layer table, for create and for the persistence
- * readers: kernel chosen, flags and seed set, geometry of k (no bit array). */
-bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, uint64_t seed, uint32_t flags, uint32_t k,
-                                          const char *kernel_name, bloomsimd_filter **out);
-/* A plain layer object with a zeroed bit array of `blocks` blocks. */
+ * readers: kernel chosen, flags and seed set, geometry of shape (its k,
+ * layout and hash; no bit array: shape->blocks is ignored). */
+bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, const bloomsimd_geometry_choice *shape, uint64_t seed,
+                                          uint32_t flags, const char *kernel_name, bloomsimd_filter **out);
+/* A plain layer object with a zeroed bit array of `blocks` blocks, of the
+ * handle's layout and hash. */
 bloomsimd_status bloomsimd_layer_alloc(const bloomsimd_filter *handle, uint64_t blocks, uint32_t k,
                                        uint64_t capacity, double fpr, bloomsimd_filter **out);
 /* Sizes and allocates layer i >= 1 of a scalable filter (capacity of layer

@@ -172,7 +172,7 @@ bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
 static bloomsimd_status read_layer(int fd, const bloomsimd_header *h, uint32_t i, bloomsimd_filter *layer)
 {
     const bloomsimd_layer_entry *l = &h->layer[i];
-    size_t bytes = (size_t)(l->blocks * BLOOMSIMD_BLOCK_BYTES);
+    size_t bytes = bloomsimd_header_layer_bytes(h, i);
     ssize_t got = bloomsimd_pread_full(fd, layer->geometry.words, bytes, (off_t)l->offset);
     if (got < 0) return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "reading layer %u", (unsigned)i);
     /* A file that shrank after fstat is as bad as a short one. */

@@ -57,7 +57,7 @@ static void lay_out(bloomsimd_header *h)
     for (uint32_t i = 0; i < h->layers; i++) {
         h->layer[i].offset = at;
         h->blocks += h->layer[i].blocks;
-        uint64_t bytes = h->layer[i].blocks * BLOOMSIMD_BLOCK_BYTES;
+        uint64_t bytes = h->layer[i].blocks * bloomsimd_layout_block_bytes(h->layout_id);
         at += h->kind == BLOOMSIMD_KIND_PLAIN ? bytes : round_up(bytes, BLOOMSIMD_FORMAT_ALIGN);
     }
     h->payload_bytes = at - h->payload_offset;
@@ -82,8 +82,8 @@ void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flag
 {
     memset(h, 0, sizeof *h);
     h->version = BLOOMSIMD_FORMAT_VERSION;
-    h->layout_id = BLOOMSIMD_FORMAT_LAYOUT_ID;
-    h->hash_id = BLOOMSIMD_FORMAT_HASH_ID;
+    h->layout_id = f->geometry.layout;
+    h->hash_id = f->geometry.hash_id;
     h->seed = f->seed;
     h->state_flags = state_flags;
     h->filter_flags = f->flags & BLOOMSIMD_KNOWN_FLAGS;
@@ -192,10 +192,16 @@ static bool all_zero(const uint8_t *p, size_t n)
     return acc == 0;
 }
 
-/* Geometry limits of kernels/layout.h section 7 for one payload layer. */
-static bool layer_geometry_ok(uint64_t blocks, uint32_t k)
+/* Geometry limits of kernels/layout.h section 7 (layout 2) and
+ * kernels/layout_split256.h section 6 (layout 3: k is 8) for one payload layer. */
+static bool k_ok(uint32_t layout, uint32_t k)
 {
-    return k >= 1 && k <= BLOOMSIMD_MAX_K && blocks >= 1 && blocks <= BLOOMSIMD_MAX_BLOCKS;
+    return layout == BLOOMSIMD_LAYOUT_SPLIT256 ? k == BLOOMSIMD_SPLIT256_K : k >= 1 && k <= BLOOMSIMD_MAX_K;
+}
+
+static bool layer_geometry_ok(uint32_t layout, uint64_t blocks, uint32_t k)
+{
+    return k_ok(layout, k) && blocks >= 1 && blocks <= BLOOMSIMD_MAX_BLOCKS;
 }
 
 static bool fpr_ok(double fpr) { return fpr >= 0.0 && fpr < 1.0; } /* also rejects NaN */
@@ -206,8 +212,10 @@ static bool fpr_ok(double fpr) { return fpr >= 0.0 && fpr < 1.0; } /* also rejec
 #define NEWER(...) bloomsimd_fail(BLOOMSIMD_ERR_VERSION, __VA_ARGS__)
 
 /* `what`: "the filter" or "layer i". */
-static bloomsimd_status bad_geometry(const char *what, uint64_t blocks, uint32_t k)
+static bloomsimd_status bad_geometry(const char *what, uint32_t layout, uint64_t blocks, uint32_t k)
 {
+    if (layout == BLOOMSIMD_LAYOUT_SPLIT256 && k != BLOOMSIMD_SPLIT256_K)
+        return CORRUPT("%s: k %u in layout 3 (split256), which sets exactly 8 bits per key", what, (unsigned)k);
     if (k < 1 || k > BLOOMSIMD_MAX_K) return CORRUPT("%s: k %u is outside 1..16", what, (unsigned)k);
     return CORRUPT("%s: block count %llu is outside 1..2^32", what, (unsigned long long)blocks);
 }
@@ -233,10 +241,10 @@ static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h
         l->checksum = bloomsimd_le64_get(e + BLOOMSIMD_ENT_CHECKSUM);
         if (!all_zero(e + BLOOMSIMD_ENT_RESERVED_A, 4) || !all_zero(e + BLOOMSIMD_ENT_RESERVED_B, 8))
             return CORRUPT("layer %u: reserved bytes are not zero", i);
-        if (!layer_geometry_ok(l->blocks, l->k)) {
+        if (!layer_geometry_ok(h->layout_id, l->blocks, l->k)) {
             char what[24];
             snprintf(what, sizeof what, "layer %u", (unsigned)i);
-            return bad_geometry(what, l->blocks, l->k);
+            return bad_geometry(what, h->layout_id, l->blocks, l->k);
         }
         if (!fpr_ok(l->fpr)) return CORRUPT("layer %u: fpr %g is outside [0, 1)", i, l->fpr);
     }
@@ -249,6 +257,8 @@ static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h
         if (h->k > BLOOMSIMD_MAX_K || h->capacity < 1 || !(h->fpr > 0.0))
             return CORRUPT("scalable filter with k %u, capacity %llu, fpr %g (needs k <= 16, capacity >= 1, fpr > 0)",
                            (unsigned)h->k, (unsigned long long)h->capacity, h->fpr);
+        if (h->k != 0 && !k_ok(h->layout_id, h->k))
+            return CORRUPT("scalable filter with k %u in layout 3 (split256): k is 0 or 8", (unsigned)h->k);
         uint64_t capacity = h->capacity;
         double fpr = h->fpr * (1.0 - h->tightening);
         for (uint32_t i = 0; i < h->layers; i++) {
@@ -277,7 +287,9 @@ static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h
                            h->tightening);
         if (h->rotations >= BLOOMSIMD_FORMAT_MAX_ROTATIONS)
             return CORRUPT("a window with %llu rotations (at most 2^62 - 1)", (unsigned long long)h->rotations);
-        if (h->k < 1 || h->k > BLOOMSIMD_MAX_K) return CORRUPT("a window with k %u (needs 1..16)", (unsigned)h->k);
+        if (!k_ok(h->layout_id, h->k))
+            return CORRUPT("a window with k %u (needs %s)", (unsigned)h->k,
+                           h->layout_id == BLOOMSIMD_LAYOUT_SPLIT256 ? "8 in layout 3, split256" : "1..16");
         for (uint32_t i = 0; i < h->layers; i++) {
             const bloomsimd_layer_entry *l = &h->layer[i];
             if (l->blocks != h->layer[0].blocks || l->k != h->k || l->capacity != h->capacity ||
@@ -363,9 +375,12 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
         return CORRUPT("nonzero bytes in the header padding (%zu..%llu)", directory_end, (unsigned long long)offset);
 
     /* 5. Intact but unknown to this reader: a newer layout, hash or flag. */
-    if (h->layout_id != BLOOMSIMD_FORMAT_LAYOUT_ID || h->hash_id != BLOOMSIMD_FORMAT_HASH_ID)
-        return NEWER("layout %u, hash %u; this library reads layout %u, hash %u (XXH3_64bits_withSeed)",
-                     (unsigned)h->layout_id, (unsigned)h->hash_id, BLOOMSIMD_FORMAT_LAYOUT_ID, BLOOMSIMD_FORMAT_HASH_ID);
+    if (!bloomsimd_layout_name(h->layout_id))
+        return NEWER("layout %u is unknown to this library (it reads layout 2, block512, and 3, split256)",
+                     (unsigned)h->layout_id);
+    if (h->hash_id != BLOOMSIMD_HASH_XXH3)
+        return NEWER("hash %u is unknown to this library (it reads hash 1, XXH3_64bits_withSeed)",
+                     (unsigned)h->hash_id);
     if (h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS)
         return NEWER("unknown state flags 0x%x", (unsigned)(h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS));
     if (h->filter_flags & ~BLOOMSIMD_KNOWN_FLAGS)
@@ -375,7 +390,8 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
      * directory; the totals the fixed header repeats. */
     if (!fpr_ok(h->fpr)) return CORRUPT("target fpr %g is outside [0, 1)", h->fpr);
     if (plain) {
-        if (!layer_geometry_ok(h->blocks, h->k)) return bad_geometry("the filter", h->blocks, h->k);
+        if (!layer_geometry_ok(h->layout_id, h->blocks, h->k))
+            return bad_geometry("the filter", h->layout_id, h->blocks, h->k);
         h->layers = 1;
         h->layer[0] = (bloomsimd_layer_entry){.blocks = h->blocks, .k = h->k, .checksum = h->payload_checksum};
     } else {
@@ -395,7 +411,9 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
         return CORRUPT("%s: length %llu bytes != %llu header + %llu payload (%llu blocks%s)",
                        total_len < expected ? "truncated" : "trailing bytes after the filter", (unsigned long long)total_len,
                        (unsigned long long)offset, (unsigned long long)h->payload_bytes,
-                       (unsigned long long)h->blocks, plain ? " of 64 bytes" : ", layers page-aligned");
+                       (unsigned long long)h->blocks,
+                       !plain ? ", layers page-aligned"
+                       : h->layout_id == BLOOMSIMD_LAYOUT_SPLIT256 ? " of 32 bytes" : " of 64 bytes");
     if (h->payload_bytes > SIZE_MAX - offset)
         return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "a payload of %llu bytes does not fit this address space",
                               (unsigned long long)h->payload_bytes);
@@ -438,7 +456,7 @@ bloomsimd_status bloomsimd_image_verify(const bloomsimd_header *h, const uint8_t
 {
     for (uint32_t i = 0; i < h->layers; i++) {
         const bloomsimd_layer_entry *l = &h->layer[i];
-        size_t bytes = (size_t)(l->blocks * BLOOMSIMD_BLOCK_BYTES);
+        size_t bytes = bloomsimd_header_layer_bytes(h, i);
         bloomsimd_status st =
             bloomsimd_payload_verdict(h, i, bloomsimd_payload_checksum(file + l->offset, bytes), accept_unsynced);
         if (st != BLOOMSIMD_OK) return st;
@@ -455,7 +473,8 @@ static bloomsimd_status make_layer(const bloomsimd_header *h, const bloomsimd_la
 {
     bloomsimd_filter *f = malloc(sizeof *f);
     if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a filter object failed");
-    bloomsimd_filter_init(f, l->blocks, l->k, h->seed, flags, kernel);
+    bloomsimd_geometry_choice shape = {l->blocks, l->k, h->layout_id, h->hash_id};
+    bloomsimd_filter_init(f, &shape, h->seed, flags, kernel);
     f->capacity = l->capacity;
     f->fpr = l->fpr;
     f->items = l->items;
@@ -485,8 +504,8 @@ bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t
         return make_layer(h, &plain, mapped, kernel, flags, out);
     }
     bloomsimd_filter *f;
-    bloomsimd_status st =
-        bloomsimd_layered_handle((bloomsimd_kind)h->kind, h->seed, flags, h->layer[0].k, kernel->name, &f);
+    bloomsimd_geometry_choice shape = {0, h->layer[0].k, h->layout_id, h->hash_id};
+    bloomsimd_status st = bloomsimd_layered_handle((bloomsimd_kind)h->kind, &shape, h->seed, flags, kernel->name, &f);
     if (st != BLOOMSIMD_OK) return st;
     f->capacity = h->capacity;
     f->fpr = h->fpr;

@@ -9,7 +9,7 @@
  *        0    8  magic "\x89BSIMD\r\n"
  *        8    4  format_version (2; version 1 files, layout 1, fail with BLOOMSIMD_ERR_VERSION)
  *       12    4  payload_offset (4096; layered files: 128 + 64 * layers rounded up to 4096)
- *       16    4  layout_id (2 = kernels/layout.h, layout 2)
+ *       16    4  layout_id (2 = block512, kernels/layout.h; 3 = split256, kernels/layout_split256.h)
  *       20    4  hash_id (1 = XXH3_64bits_withSeed)
  *       24    8  seed
  *       32    8  block_count (1 .. 2^32; layered: the sum over the layers)
@@ -19,7 +19,8 @@
  *       52    4  filter_kind (0 plain, 1 scalable, 2 window)
  *       56    8  capacity
  *       64    8  target_fpr (IEEE-754 binary64 bits)
- *       72    8  payload_bytes (plain: block_count * 64; layered: every layer rounded up to 4096)
+ *       72    8  payload_bytes (plain: block_count * block bytes, 64 or 32 by layout; layered: every
+ *                layer rounded up to 4096)
  *       80    8  payload_checksum (plain: XXH3_64bits of the payload; layered: of the layer directory)
  *       88    8  items (plain: the add_new counter; layered: 0)
  *       96    4  layer_count (plain 0; scalable 1..64; window 2..64)
@@ -50,8 +51,8 @@
 #define BLOOMSIMD_FORMAT_MAGIC_BYTES 8u
 #define BLOOMSIMD_FORMAT_VERSION 2u
 #define BLOOMSIMD_FORMAT_PAYLOAD_OFFSET 4096u
-#define BLOOMSIMD_FORMAT_LAYOUT_ID 2u
-#define BLOOMSIMD_FORMAT_HASH_ID 1u
+/* layout_id: BLOOMSIMD_LAYOUT_BLOCK512 (2) or BLOOMSIMD_LAYOUT_SPLIT256 (3),
+ * from the filter's geometry; hash_id: BLOOMSIMD_HASH_XXH3 (1, kernel.h). */
 /* Bytes 0..119 are checksummed; the checksum itself sits at 120. */
 #define BLOOMSIMD_FORMAT_FIXED_BYTES 128u
 #define BLOOMSIMD_FORMAT_CHECKSUMMED_BYTES 120u
@@ -180,6 +181,12 @@ void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flag
 void bloomsimd_header_set_checksum(bloomsimd_header *h, uint32_t i, uint64_t checksum);
 /* The bit-array object holding payload layer i of f (a plain filter: f). */
 bloomsimd_filter *bloomsimd_payload_layer(const bloomsimd_filter *f, uint32_t i);
+/* Bytes of payload layer i's blocks (without padding), by h's layout. */
+static inline size_t bloomsimd_header_layer_bytes(const bloomsimd_header *h, uint32_t i)
+{
+    return (size_t)(h->layer[i].blocks * bloomsimd_layout_block_bytes(h->layout_id));
+}
+
 /* Bytes of the whole file h describes. */
 uint64_t bloomsimd_header_file_bytes(const bloomsimd_header *h);
 

@@ -39,7 +39,7 @@ bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_
     uint8_t *out = buf;
     for (uint32_t i = 0; i < h.layers; i++) {
         const bloomsimd_layer_entry *l = &h.layer[i];
-        size_t bytes = (size_t)(l->blocks * BLOOMSIMD_BLOCK_BYTES);
+        size_t bytes = bloomsimd_header_layer_bytes(&h, i);
         uint64_t end = i + 1 < h.layers ? h.layer[i + 1].offset : need;
         uint8_t *payload = out + l->offset;
         /* Bytes of the words in little-endian order: a plain copy on the only
@@ -79,7 +79,7 @@ bloomsimd_status bloomsimd_deserialize_with(bloomsimd_filter **out, const void *
     if (st != BLOOMSIMD_OK) return st;
     for (uint32_t i = 0; i < h.layers; i++)
         memcpy(bloomsimd_payload_layer(f, i)->geometry.words, in + h.layer[i].offset,
-               (size_t)(h.layer[i].blocks * BLOOMSIMD_BLOCK_BYTES));
+               bloomsimd_header_layer_bytes(&h, i));
     *out = f;
     return BLOOMSIMD_OK;
 }

@@ -174,7 +174,7 @@ static bloomsimd_status read_layer(bloomsimd_read_fn read, void *ctx, const bloo
 {
     const bloomsimd_layer_entry *l = &h->layer[i];
     uint8_t *bits = (uint8_t *)layer->geometry.words;
-    size_t bytes = (size_t)(l->blocks * BLOOMSIMD_BLOCK_BYTES), got;
+    size_t bytes = bloomsimd_header_layer_bytes(h, i), got;
     if (XXH3_64bits_reset(state) != XXH_OK) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "XXH3 state reset failed");
     for (size_t off = 0; off < bytes; off += STREAM_CHUNK_BYTES) {
         size_t n = bytes - off < STREAM_CHUNK_BYTES ? bytes - off : STREAM_CHUNK_BYTES;

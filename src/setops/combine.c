@@ -1,7 +1,7 @@
 /*
  * combine.c — union and intersection of two filters of the same geometry.
  *
- * Two filters built with the same blocks, k and seed put every key on the
+ * Two filters built with the same layout, hash, blocks, k and seed put every key on the
  * same bits, so OR-ing their bit arrays gives exactly the filter of the union
  * of their key sets (byte for byte), and AND-ing gives a filter that still
  * contains every key of the intersection (plus the bits that the two sets
@@ -29,6 +29,10 @@ static bloomsimd_status check_pair(const bloomsimd_filter *dst, const bloomsimd_
     if (dst->layers || src->layers) /* layered: see layered_union */
         return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE, "intersect of a layered filter, or union of a layered "
                                                           "filter with a plain one");
+    if (dst->geometry.layout != src->geometry.layout || dst->geometry.hash_id != src->geometry.hash_id)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE, "dst has layout %s, hash %u; src has layout %s, hash %u",
+                              bloomsimd_layout_name(dst->geometry.layout), (unsigned)dst->geometry.hash_id,
+                              bloomsimd_layout_name(src->geometry.layout), (unsigned)src->geometry.hash_id);
     if (dst->geometry.nblocks != src->geometry.nblocks || dst->geometry.k != src->geometry.k ||
         dst->seed != src->seed)
         return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE,
@@ -99,8 +103,9 @@ static bloomsimd_status layered_union(bloomsimd_filter *dst, const bloomsimd_fil
     if (!dst->layers || !src->layers)
         return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE, "union of a layered filter with a plain one");
     bloomsimd_layers *dl = dst->layers, *sl = src->layers;
-    if (dl->kind != sl->kind || dst->seed != src->seed)
-        return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE, "the filters differ in kind or seed");
+    if (dl->kind != sl->kind || dst->seed != src->seed || dst->geometry.layout != src->geometry.layout ||
+        dst->geometry.hash_id != src->geometry.hash_id)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INCOMPATIBLE, "the filters differ in kind, seed, layout or hash");
     if (dst == src) return BLOOMSIMD_OK;
     pthread_mutex_t *first = &dl->lock, *second = &sl->lock;
     if ((uintptr_t)first > (uintptr_t)second) first = &sl->lock, second = &dl->lock;

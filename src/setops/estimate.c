@@ -4,7 +4,9 @@
  * Estimator (derivation, variance and measured error: docs/ESTIMATES.md).
  * With m blocks there are B = 512 m bits. A key sets exactly k bits, one in
  * each of k distinct words of one block; every bit of the array is one of
- * them with probability p = (1/m) (k/16) (1/32) = k / B. Keys hash
+ * them with probability p = (1/m) (k/16) (1/32) = k / B. (split256: B = 256 m,
+ * k = 8 bits, one in each of the 8 words, p = (1/m) (1/32) = 8 / B: the same
+ * formula.) Keys hash
  * independently, so after n distinct keys a given bit is still clear with
  * probability (1 - p)^n, and the number X of set bits has
  *     E[X] = B (1 - (1 - p)^n)              (exact, by linearity)
@@ -78,7 +80,7 @@ static inline uint64_t count_pairs(const uint64_t *w, size_t n, bool concurrent)
 static uint64_t count_set_bits(const bloomsimd_filter *f)
 {
     const uint64_t *w = (const uint64_t *)(const void *)f->geometry.words;
-    size_t n = bloomsimd_filter_bytes(f) / sizeof(uint64_t); /* 8 per block: even */
+    size_t n = bloomsimd_filter_bytes(f) / sizeof(uint64_t); /* 8 (4 in split256) per block: even */
     return f->geometry.concurrent ? count_pairs(w, n, true) : count_pairs(w, n, false);
 }
 
@@ -92,11 +94,11 @@ double bloomsimd_fill_ratio(const bloomsimd_filter *f)
         double set = 0.0, bits = 0.0;
         for (size_t i = 0; i < layers; i++) {
             set += (double)count_set_bits(order[i]);
-            bits += (double)order[i]->geometry.nblocks * BLOOMSIMD_BLOCK_BITS;
+            bits += (double)order[i]->geometry.nblocks * bloomsimd_filter_block_bits(order[i]);
         }
         return set / bits;
     }
-    double bits = (double)f->geometry.nblocks * BLOOMSIMD_BLOCK_BITS;
+    double bits = (double)f->geometry.nblocks * bloomsimd_filter_block_bits(f);
     return (double)count_set_bits(f) / bits;
 }
 
@@ -111,7 +113,7 @@ typedef struct layer_estimate {
 
 static layer_estimate estimate_one(const bloomsimd_filter *f)
 {
-    uint64_t bits = f->geometry.nblocks * BLOOMSIMD_BLOCK_BITS;
+    uint64_t bits = f->geometry.nblocks * bloomsimd_filter_block_bits(f);
     uint64_t set = count_set_bits(f);
     layer_estimate e = {(double)set, (double)bits, 0.0, 0.0, false};
     if (set == 0) return e;
@@ -122,7 +124,9 @@ static layer_estimate estimate_one(const bloomsimd_filter *f)
     double x = clear == 0 ? b - 1.0 : (double)set;
     e.keys = log1p(-x / b) / log1p(-(double)f->geometry.k / b);
     /* every bit set: every lookup hits, whatever the model says at n_max */
-    e.fpr = clear == 0 ? 1.0 : bloomsimd_model_fpr(e.keys, (double)f->geometry.nblocks, f->geometry.k);
+    e.fpr = clear == 0 ? 1.0
+                       : bloomsimd_layout_model_fpr(f->geometry.layout, e.keys, (double)f->geometry.nblocks,
+                                                    f->geometry.k);
     return e;
 }
 

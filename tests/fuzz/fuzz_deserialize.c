@@ -47,6 +47,7 @@ static void check_accepted(bloomsimd_filter *f, const uint8_t *data, size_t size
     bloomsimd_get_info(f, &info);
     uint32_t kind = bloomsimd_le32_get(data + BLOOMSIMD_HDR_KIND);
     CHECK(info.blocks == bloomsimd_le64_get(data + BLOOMSIMD_HDR_BLOCKS));
+    CHECK(info.layout == bloomsimd_le32_get(data + BLOOMSIMD_HDR_LAYOUT_ID));
     CHECK(info.seed == bloomsimd_le64_get(data + BLOOMSIMD_HDR_SEED));
     if (kind == 0) {
         CHECK(info.k == bloomsimd_le32_get(data + BLOOMSIMD_HDR_K));
@@ -97,6 +98,8 @@ static void seal(uint8_t *data, size_t size)
 {
     uint32_t kind = bloomsimd_le32_get(data + BLOOMSIMD_HDR_KIND);
     uint32_t layers = bloomsimd_le32_get(data + BLOOMSIMD_HDR_LAYER_COUNT);
+    /* a layout this library does not know fails before any checksum matters */
+    uint64_t block_bytes = bloomsimd_layout_block_bytes(bloomsimd_le32_get(data + BLOOMSIMD_HDR_LAYOUT_ID));
     if (kind == 0) {
         uint64_t payload_bytes = bloomsimd_le64_get(data + BLOOMSIMD_HDR_PAYLOAD_BYTES);
         if (size >= BLOOMSIMD_FORMAT_PAYLOAD_OFFSET && payload_bytes <= size - BLOOMSIMD_FORMAT_PAYLOAD_OFFSET)
@@ -108,10 +111,10 @@ static void seal(uint8_t *data, size_t size)
         if (dir_end <= size) {
             for (uint32_t i = 0; i < layers; i++) {
                 uint8_t *e = data + BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * i;
-                uint64_t blocks = bloomsimd_le64_get(e + BLOOMSIMD_ENT_BLOCKS);
-                if (blocks > BLOOMSIMD_MAX_BLOCKS || at > size || blocks * 64 > size - at) break;
-                bloomsimd_le64_put(e + BLOOMSIMD_ENT_CHECKSUM, bloomsimd_payload_checksum(data + at, (size_t)(blocks * 64)));
-                at += (blocks * 64 + BLOOMSIMD_FORMAT_ALIGN - 1) / BLOOMSIMD_FORMAT_ALIGN * BLOOMSIMD_FORMAT_ALIGN;
+                uint64_t blocks = bloomsimd_le64_get(e + BLOOMSIMD_ENT_BLOCKS), bytes = blocks * block_bytes;
+                if (blocks > BLOOMSIMD_MAX_BLOCKS || at > size || bytes > size - at) break;
+                bloomsimd_le64_put(e + BLOOMSIMD_ENT_CHECKSUM, bloomsimd_payload_checksum(data + at, (size_t)bytes));
+                at += (bytes + BLOOMSIMD_FORMAT_ALIGN - 1) / BLOOMSIMD_FORMAT_ALIGN * BLOOMSIMD_FORMAT_ALIGN;
             }
             bloomsimd_le64_put(data + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM,
                                bloomsimd_payload_checksum(data + BLOOMSIMD_HDR_DIRECTORY, dir_end - BLOOMSIMD_HDR_DIRECTORY));

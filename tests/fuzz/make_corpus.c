@@ -26,10 +26,13 @@ static void emit(const char *name, const uint8_t *buf, size_t len)
     }
 }
 
+/* A plain filter; k 0 means split256 (k 8, 32-byte blocks), else block512. */
 static uint8_t *valid(uint64_t blocks, uint32_t k, uint64_t seed, uint32_t flags, size_t nkeys, size_t *len)
 {
-    bloomsimd_options o = {.bits = blocks * 512, .k = k, .seed = seed, .capacity = nkeys, .flags = flags,
-                           .kernel = "scalar"};
+    bool split = k == 0;
+    bloomsimd_options o = {.bits = blocks * (split ? 256 : 512), .k = k, .seed = seed, .capacity = nkeys,
+                           .flags = flags, .kernel = "scalar",
+                           .layout = split ? BLOOMSIMD_LAYOUT_SPLIT256 : BLOOMSIMD_LAYOUT_BLOCK512};
     bloomsimd_filter *f;
     if (bloomsimd_create_with(&f, &o) != BLOOMSIMD_OK) exit(1);
     for (uint64_t key = 0; key < nkeys; key++) bloomsimd_add_u64(f, key * 0x9E3779B97F4A7C15u);
@@ -42,9 +45,10 @@ static uint8_t *valid(uint64_t blocks, uint32_t k, uint64_t seed, uint32_t flags
 
 /* A scalable filter with `layers` layers, or a window of `generations`
  * rotated `rotations` times, on the scalar kernel. */
-static uint8_t *valid_layered(bool window, uint32_t count, uint32_t k, uint32_t rotations, size_t *len)
+static uint8_t *valid_layered(bool window, uint32_t count, uint32_t k, uint32_t rotations, uint32_t layout,
+                              size_t *len)
 {
-    bloomsimd_options o = {.capacity = 40, .fpr = 0.01, .k = k, .seed = 7, .kernel = "scalar"};
+    bloomsimd_options o = {.capacity = 40, .fpr = 0.01, .k = k, .seed = 7, .kernel = "scalar", .layout = layout};
     if (window)
         o.generations = count;
     else
@@ -84,7 +88,7 @@ static void reseal_layered(uint8_t *b)
 static void layered_seeds(void)
 {
     size_t len;
-    uint8_t *b = valid_layered(false, 3, 0, 0, &len);
+    uint8_t *b = valid_layered(false, 3, 0, 0, BLOOMSIMD_LAYOUT_BLOCK512, &len);
     emit("valid_scalable_3layers", b, len);
     uint8_t *m = malloc(len);
 #define MUTATE(name, stmt)                                                                                         \
@@ -119,10 +123,10 @@ static void layered_seeds(void)
     free(m);
     free(b);
 
-    b = valid_layered(false, 2, 5, 0, &len);
+    b = valid_layered(false, 2, 5, 0, BLOOMSIMD_LAYOUT_BLOCK512, &len);
     emit("valid_scalable_k5", b, len);
     free(b);
-    b = valid_layered(true, 3, 0, 5, &len);
+    b = valid_layered(true, 3, 0, 5, BLOOMSIMD_LAYOUT_BLOCK512, &len);
     emit("valid_window_3gens_5rotations", b, len);
     m = malloc(len);
     memcpy(m, b, len);
@@ -134,6 +138,20 @@ static void layered_seeds(void)
     reseal_layered(m);
     emit("bad_window_rotations", m, len);
     free(m);
+    free(b);
+
+    /* split256 (layout 3): layered files, and a layer whose k is not 8 */
+    b = valid_layered(false, 3, 0, 0, BLOOMSIMD_LAYOUT_SPLIT256, &len);
+    emit("valid_split256_scalable_3layers", b, len);
+    m = malloc(len);
+    memcpy(m, b, len);
+    bloomsimd_le32_put(m + BLOOMSIMD_HDR_DIRECTORY + BLOOMSIMD_FORMAT_ENTRY_BYTES + BLOOMSIMD_ENT_K, 7);
+    reseal_layered(m);
+    emit("bad_split256_layer_k_7", m, len);
+    free(m);
+    free(b);
+    b = valid_layered(true, 2, 0, 3, BLOOMSIMD_LAYOUT_SPLIT256, &len);
+    emit("valid_split256_window_2gens_3rotations", b, len);
     free(b);
 }
 
@@ -155,6 +173,13 @@ int main(int argc, char **argv)
     free(b);
     b = valid(4, 3, UINT64_C(0xfedcba9876543210), BLOOMSIMD_NO_HUGEPAGES, 30, &len);
     emit("valid_4blocks_k3_nohuge", b, len);
+    free(b);
+
+    b = valid(3, 0, 42, 0, 25, &len);
+    emit("valid_split256_3blocks", b, len);
+    free(b);
+    b = valid(1, 0, 1, BLOOMSIMD_CONCURRENT, 0, &len);
+    emit("valid_split256_1block_empty_concurrent", b, len);
     free(b);
 
     b = valid(2, 7, 42, BLOOMSIMD_CONCURRENT, 20, &len);
@@ -190,7 +215,8 @@ int main(int argc, char **argv)
     MUTATE("bad_version_1", bloomsimd_le32_put(m + BLOOMSIMD_HDR_VERSION, 1));
     MUTATE("bad_version_3", bloomsimd_le32_put(m + BLOOMSIMD_HDR_VERSION, 3));
     MUTATE("bad_layout_1", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYOUT_ID, 1));
-    MUTATE("bad_layout_3", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYOUT_ID, 3));
+    MUTATE("bad_layout_4", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYOUT_ID, 4));
+    MUTATE("bad_layout_3_k_7", bloomsimd_le32_put(m + BLOOMSIMD_HDR_LAYOUT_ID, 3));
     MUTATE("bad_hash_2", bloomsimd_le32_put(m + BLOOMSIMD_HDR_HASH_ID, 2));
     MUTATE("bad_k_17", bloomsimd_le32_put(m + BLOOMSIMD_HDR_K, 17));
     MUTATE("bad_blocks_huge", (bloomsimd_le64_put(m + BLOOMSIMD_HDR_BLOCKS, UINT64_C(1) << 32),
