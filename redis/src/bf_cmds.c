@@ -79,30 +79,39 @@ static bool parse_rate_capacity(RedisModuleCtx *ctx, RedisModuleString *rate, Re
     return true;
 }
 
-static bool parse_expansion(RedisModuleString *arg, uint32_t *out) {
-    long long e;
-    if (rm_StringToLongLong(arg, &e) != REDISMODULE_OK || e < 1 || e > BSR_MAX_EXPANSION) return false;
-    *out = (uint32_t)e;
-    return true;
+/* An EXPANSION value RedisBloom takes (an integer >= 1) that this module
+ * cannot build: a precise reason, since RedisBloom has no string for it. */
+static int reply_expansion_too_large(RedisModuleCtx *ctx, long long e) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "ERR expansion %lld is above the largest this module supports (%d)", e,
+             BSR_MAX_EXPANSION);
+    return rm_ReplyWithError(ctx, msg);
 }
 
-/* BF.RESERVE key error_rate capacity [EXPANSION n] [NONSCALING] */
+/* BF.RESERVE key error_rate capacity [EXPANSION n] [NONSCALING]
+ * The checks come in RedisBloom 2.6's order: rate, capacity, a missing
+ * EXPANSION value, NONSCALING with EXPANSION, then the value itself. */
 int bsr_cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc < 4 || argc > 7) return rm_WrongArity(ctx);
     bsr_create_opts o = bsr_defaults;
     if (!parse_rate_capacity(ctx, argv[2], argv[3], &o)) return REDISMODULE_OK;
-    bool nonscaling = false, expansion_given = false;
+    bool nonscaling = false;
+    int expansion_at = -1; /* the first EXPANSION word, as RedisBloom finds it */
     for (int i = 4; i < argc; i++) {
-        if (arg_is(argv[i], "NONSCALING")) {
-            nonscaling = true;
-        } else if (arg_is(argv[i], "EXPANSION")) {
-            if (i + 1 == argc) return rm_ReplyWithError(ctx, "ERR no expansion");
-            if (!parse_expansion(argv[++i], &o.expansion)) return rm_ReplyWithError(ctx, "ERR bad expansion");
-            expansion_given = true;
-        }
+        if (arg_is(argv[i], "NONSCALING")) nonscaling = true;
+        else if (arg_is(argv[i], "EXPANSION") && expansion_at < 0) expansion_at = i;
         /* Anything else is ignored, as RedisBloom does. */
     }
-    if (nonscaling && expansion_given) return rm_ReplyWithError(ctx, "Nonscaling filters cannot expand");
+    if (expansion_at >= 0) {
+        long long e;
+        if (expansion_at + 1 == argc) return rm_ReplyWithError(ctx, "ERR no expansion");
+        if (nonscaling) return rm_ReplyWithError(ctx, "Nonscaling filters cannot expand");
+        if (rm_StringToLongLong(argv[expansion_at + 1], &e) != REDISMODULE_OK)
+            return rm_ReplyWithError(ctx, "ERR bad expansion");
+        if (e < 1) return rm_ReplyWithError(ctx, "ERR expansion should be greater or equal to 1");
+        if (e > BSR_MAX_EXPANSION) return reply_expansion_too_large(ctx, e);
+        o.expansion = (uint32_t)e;
+    }
     if (nonscaling) o.expansion = 0;
 
     RedisModuleKey *key;
@@ -114,7 +123,7 @@ int bsr_cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     rm_CloseKey(key);
     if (state == BSR_KEY_FILTER) return rm_ReplyWithError(ctx, "ERR item exists");
     if (state == BSR_KEY_WRONGTYPE) return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
-    if (st != BLOOMSIMD_OK) return bsr_reply_create_error(ctx, st);
+    if (st != BLOOMSIMD_OK) return bsr_reply_create_error(ctx, st, o.capacity, o.error_rate, o.expansion);
     rm_ReplicateVerbatim(ctx);
     return rm_ReplyWithSimpleString(ctx, "OK");
 }
@@ -157,9 +166,9 @@ int bsr_cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
                     return rm_ReplyWithError(ctx, "Bad error rate");
             } else {
                 long long e;
-                if (rm_StringToLongLong(argv[i++], &e) != REDISMODULE_OK || e > BSR_MAX_EXPANSION)
-                    return rm_ReplyWithError(ctx, "Bad expansion");
+                if (rm_StringToLongLong(argv[i++], &e) != REDISMODULE_OK) return rm_ReplyWithError(ctx, "Bad expansion");
                 if (e < 1) return rm_ReplyWithError(ctx, "Bad argument received");
+                if (e > BSR_MAX_EXPANSION) return reply_expansion_too_large(ctx, e);
                 o.expansion = (uint32_t)e;
                 expansion_given = true;
             }

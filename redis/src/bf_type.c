@@ -3,6 +3,7 @@
  * encoding, and the type callbacks (RDB, AOF rewrite, digest, free, copy,
  * memory usage).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "bsr.h"
@@ -53,11 +54,19 @@ bloomsimd_filter *bsr_open_or_create(RedisModuleCtx *ctx, RedisModuleString *nam
     }
     bloomsimd_status st = bsr_create(&f, o->capacity, o->error_rate, o->expansion);
     if (st != BLOOMSIMD_OK) {
-        bsr_reply_create_error(ctx, st);
+        bsr_reply_create_error(ctx, st, o->capacity, o->error_rate, o->expansion);
         return NULL;
     }
     rm_ModuleTypeSetValue(*key, bsr_type, f);
     return f;
+}
+
+/* The share of the chain's FPR budget that its first layer gets: layer i is
+ * built for margin * error_rate * (1 - r) * r^i; a NONSCALING filter is one
+ * layer with all of it. */
+static double first_layer_share(uint32_t expansion) {
+    if (!expansion) return 1.0;
+    return 1.0 - (expansion == 1 ? BSR_TIGHTENING_EQUAL : BSR_TIGHTENING_GEOMETRIC);
 }
 
 bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion) {
@@ -72,15 +81,29 @@ bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double er
     return bloomsimd_create_with(out, &o);
 }
 
-int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st) {
-    switch (st) {
-    case BLOOMSIMD_ERR_NO_MEMORY:
-        return rm_ReplyWithError(ctx, "ERR Insufficient memory to create filter");
-    case BLOOMSIMD_ERR_INVALID_ARGUMENT: /* error rate below what the FPR model can size */
-    case BLOOMSIMD_ERR_TOO_LARGE:        /* more than 2^32 blocks (256 GiB) */
-    default:
-        return rm_ReplyWithError(ctx, "ERR could not create filter");
-    }
+/* RedisBloom answers "ERR could not create filter" for every filter it cannot
+ * build; we keep that prefix (clients match on it) and say why, in the
+ * client's own terms: its capacity and error rate, not the library's
+ * per-layer figures. */
+int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st, uint64_t capacity, double error_rate,
+                           uint32_t expansion) {
+    char msg[320];
+    /* (printed with 3 digits after rounding up by 0.5%, so the figure shown is one that builds) */
+    double smallest_rate = BLOOMSIMD_MIN_FPR / (BSR_FPR_MARGIN * first_layer_share(expansion));
+    if (st == BLOOMSIMD_ERR_NO_MEMORY) return rm_ReplyWithError(ctx, "ERR Insufficient memory to create filter");
+    if (st == BLOOMSIMD_ERR_TOO_LARGE)
+        snprintf(msg, sizeof msg,
+                 "ERR could not create filter: capacity %llu at error rate %.15g needs more than the largest "
+                 "filter (2^32 blocks)",
+                 (unsigned long long)capacity, error_rate);
+    else if (st == BLOOMSIMD_ERR_INVALID_ARGUMENT && error_rate < smallest_rate)
+        snprintf(msg, sizeof msg,
+                 "ERR could not create filter: error rate %.15g is below the smallest this module builds (%.3g%s)",
+                 error_rate, smallest_rate * 1.005,
+                 !expansion ? " for NONSCALING" : expansion == 1 ? " at EXPANSION 1" : " at EXPANSION 2 or more");
+    else /* another reason, in the library's words */
+        snprintf(msg, sizeof msg, "ERR could not create filter: %s", bloomsimd_last_error());
+    return rm_ReplyWithError(ctx, msg);
 }
 
 int bsr_reply_grow_error(RedisModuleCtx *ctx, bloomsimd_status st) {

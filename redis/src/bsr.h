@@ -85,8 +85,10 @@ bloomsimd_filter *bsr_open_existing(RedisModuleCtx *ctx, RedisModuleString *name
 /* Creates a filter with RedisBloom's parameters: expansion 0 = NONSCALING. */
 bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion);
 
-/* Replies with the error for a failed create (RedisBloom's strings). */
-int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st);
+/* Replies with the error for a failed create of (capacity, error_rate,
+ * expansion): RedisBloom's string, with the reason after it. */
+int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st, uint64_t capacity, double error_rate,
+                           uint32_t expansion);
 
 /* RedisBloom's "Capacity": the sum of every layer's capacity. */
 uint64_t bsr_total_capacity(const bloomsimd_info *info);

@@ -34,10 +34,17 @@ def test_reserve_ok_and_exists(raw):
     (("0.01", "-5"), "ERR (capacity should be larger than 0)"),
     (("0.01", "10", "EXPANSION"), "ERR no expansion"),
     (("0.01", "10", "EXPANSION", "str"), "ERR bad expansion"),
-    (("0.01", "10", "EXPANSION", "0"), "ERR bad expansion"),
-    (("0.01", "10", "EXPANSION", "32769"), "ERR bad expansion"),
+    (("0.01", "10", "EXPANSION", "1.5"), "ERR bad expansion"),
+    (("0.01", "10", "EXPANSION", "0"), "ERR expansion should be greater or equal to 1"),
+    (("0.01", "10", "EXPANSION", "-3"), "ERR expansion should be greater or equal to 1"),
+    (("0.01", "10", "EXPANSION", "32769"), "ERR expansion 32769 is above the largest this module supports (32768)"),
     (("0.01", "10", "NONSCALING", "EXPANSION", "2"), "Nonscaling filters cannot expand"),
     (("0.01", "10", "EXPANSION", "2", "NONSCALING"), "Nonscaling filters cannot expand"),
+    # RedisBloom checks NONSCALING before it reads the EXPANSION value, but a
+    # missing value first
+    (("0.01", "10", "NONSCALING", "EXPANSION", "str"), "Nonscaling filters cannot expand"),
+    (("0.01", "10", "NONSCALING", "EXPANSION", "0"), "Nonscaling filters cannot expand"),
+    (("0.01", "10", "NONSCALING", "EXPANSION"), "ERR no expansion"),
     (("0.01", "18446744073709551616"), "ERR bad capacity"),
 ])
 def test_reserve_errors(raw, args, reply):
@@ -46,8 +53,23 @@ def test_reserve_errors(raw, args, reply):
 
 
 def test_reserve_too_large_and_tiny_error(raw):
-    assert raw("BF.RESERVE", "bf", "0.01", str(2 ** 62)) == Err("ERR could not create filter")
-    assert raw("BF.RESERVE", "bf", "1e-300", "100") == Err("ERR could not create filter")
+    # RedisBloom's "ERR could not create filter", then the reason in the
+    # client's terms (its capacity and error rate)
+    too_large = ("ERR could not create filter: capacity 4611686018427387904 at error rate 0.01 needs more than "
+                 "the largest filter (2^32 blocks)")
+    assert raw("BF.RESERVE", "bf", "0.01", str(2 ** 62)) == Err(too_large)
+    assert raw("BF.INSERT", "bf", "CAPACITY", str(2 ** 62), "ITEMS", "a") == Err(too_large)
+    for args, floor in ((("EXPANSION", "2"), "1.49e-10 at EXPANSION 2 or more"),
+                        (("EXPANSION", "1"), "2.23e-10 at EXPANSION 1"),
+                        (("NONSCALING",), "1.12e-10 for NONSCALING")):
+        assert raw("BF.RESERVE", "bf", "1e-300", "100", *args) == Err(
+            "ERR could not create filter: error rate 1e-300 is below the smallest this module "
+            f"builds ({floor})")
+    # the smallest rate each reply names builds
+    assert raw("BF.RESERVE", "bf", "1.49e-10", "100") == "OK"
+    assert raw("BF.RESERVE", "bf1", "2.23e-10", "100", "EXPANSION", "1") == "OK"
+    assert raw("BF.RESERVE", "bfn", "1.12e-10", "100", "NONSCALING") == "OK"
+    assert raw("DEL", "bf", "bf1", "bfn") == 3
     assert raw("EXISTS", "bf") == 0
 
 
@@ -154,6 +176,7 @@ def test_insert_creates_with_options(raw):
     (("CAPACITY", "0.3", "ITEMS", "a"), "Bad capacity"),
     (("ERROR", "big", "ITEMS", "a"), "Bad error rate"),
     (("EXPANSION", "big", "ITEMS", "a"), "Bad expansion"),
+    (("EXPANSION", "40000", "ITEMS", "a"), "ERR expansion 40000 is above the largest this module supports (32768)"),
     (("EXPANSION", "0", "ITEMS", "foo"), "Bad argument received"),
     (("ERROR", "1", "ITEMS", "foo"), "Bad argument received"),
     (("CAPACITY", "0", "ITEMS", "foo"), "Bad argument received"),
