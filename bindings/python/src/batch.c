@@ -74,7 +74,12 @@ void bsp_batch_release(bsp_batch *b)
     for (size_t i = 0; i < b->nallocs; i++) PyMem_RawFree(b->allocs[i]);
     PyMem_Free(b->allocs);
     PyMem_Free(b->parts);
-    Py_XDECREF(b->holds); /* releases Arrow arrays through their capsules */
+    /* releases Arrow arrays through their capsules, whose destructors may
+     * run Python code: not with our exception pending */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    Py_XDECREF(b->holds);
+    PyErr_Restore(type, value, tb);
     memset(b, 0, sizeof *b);
 }
 
@@ -101,10 +106,11 @@ static bsp_part *keys_part(bsp_batch *b, bloomsimd_keys keys)
 
 /* ---- buffer formats ---------------------------------------------------------- */
 
-typedef enum { FMT_SIGNED, FMT_UNSIGNED, FMT_BYTES_FIXED, FMT_UCS4, FMT_OTHER } format_kind;
+typedef enum { FMT_SIGNED, FMT_UNSIGNED, FMT_BYTES_FIXED, FMT_ITERATE, FMT_OTHER } format_kind;
 
 /* struct-module format of one item: an optional byte-order character, then a
- * count and 's' (fixed bytes), 'w' (NumPy's UCS4 strings) or one letter. */
+ * count and 's' (fixed bytes), one letter, or 'w' / 'O' (NumPy str and object
+ * arrays, whose items are iterated: pandas' object columns of str). */
 static format_kind classify(const char *format, bool *big_endian)
 {
     *big_endian = false;
@@ -117,7 +123,7 @@ static format_kind classify(const char *format, bool *big_endian)
     case 'b': case 'h': case 'i': case 'l': case 'q': case 'n': return FMT_SIGNED;
     case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N': return FMT_UNSIGNED;
     case 's': return FMT_BYTES_FIXED;
-    case 'w': return FMT_UCS4;
+    case 'w': case 'O': return FMT_ITERATE;
     default: return FMT_OTHER;
     }
 }
@@ -152,7 +158,7 @@ static int refuse_format(PyObject *o, const Py_buffer *v, const char *why)
     return -1;
 }
 
-/* 1: taken; 0: not a key buffer, iterate it instead (NumPy str arrays); -1: error */
+/* 1: taken; 0: not a key buffer, iterate it instead (NumPy str/object arrays); -1: error */
 static int from_buffer(PyObject *o, bsp_batch *b)
 {
     Py_buffer *v = batch_view(b);
@@ -160,7 +166,7 @@ static int from_buffer(PyObject *o, bsp_batch *b)
     b->nviews++;
     bool big;
     format_kind kind = classify(v->format, &big);
-    if (kind == FMT_UCS4) {
+    if (kind == FMT_ITERATE) {
         PyBuffer_Release(v);
         b->nviews--;
         return 0;
