@@ -46,6 +46,8 @@ test_packages=(
   gnuplot-nox valgrind linux-perf                        # bench --plot, bench/cachegrind.sh, --perf
   # clients: what their tests need beyond the main job's packages
   python3-redis python3-pytest  # Redis module tests (redis/tests), run by Debian's /usr/bin/python3
+  # Python package (bindings/python): build, tests, pip install into a venv on Debian's NumPy
+  python3-dev python3-numpy python3-setuptools python3-pip python3-venv
 )
 
 packages=("${bench_packages[@]}")

@@ -10,6 +10,8 @@
 #   aarch64   cross-compiled suite under qemu-aarch64 + x86/aarch64 byte-identity (scripts/aarch64-check.sh)
 #   bench     bloomsimd-bench on small sizes: it runs and checks its own results (no timing asserted)
 #   go        the Go package (bindings/go): go vet, go test -race, its benchmarks on 10^5 keys
+#   python    the Python package (bindings/python): its pytest suite on an in-tree build, then
+#             pip install into a fresh venv (Debian's NumPy) and a check run outside the tree
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
@@ -17,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=${BLOOMSIMD_TEST_DIR:-$root/build-test}
-stages=${STAGES:-release clang asan tsan fuzz aarch64 bench go}
+stages=${STAGES:-release clang asan tsan fuzz aarch64 bench go python}
 export FUZZ_SECONDS=${FUZZ_SECONDS:-120}
 jobs=$(nproc)
 declare -a summary
@@ -68,6 +70,19 @@ stage_go() {
     (cd bindings/go/bench && go vet ./... &&
       go test -short -count=1 -run 'XXX' -bench . -benchtime 20000x . >"$out/go-bench-smoke.txt" 2>&1 &&
       tail -3 "$out/go-bench-smoke.txt")
+}
+
+stage_python() {
+  # (incremental after the release stage, like go); always Debian's /usr/bin/python3
+  configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
+  bash bindings/python/tests/run.sh "$out/release" || return 1
+  # the README's install, offline, against the same library build (the venv's
+  # pip is Debian's, seen through --system-site-packages: no copy of pip made)
+  local venv=$out/python-venv
+  rm -rf "$venv" && /usr/bin/python3 -m venv --system-site-packages --without-pip "$venv" &&
+    BLOOMSIMD_BUILD_DIR=$out/release "$venv/bin/python" -m pip install -q --no-build-isolation --no-index ./bindings/python \
+      >"$out/python-pip.log" 2>&1 || { tail -n 40 "$out/python-pip.log"; return 1; }
+  (cd "$out" && "$venv/bin/python" "$root/bindings/python/tests/check_installed.py")
 }
 
 # Each stage's output also goes to $out/stage-<name>.log. A CI record often

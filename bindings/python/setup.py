@@ -78,6 +78,7 @@ class BuildExt(build_ext):
             link_args.append("-fsanitize=" + sanitize)
         for ext in self.extensions:
             ext.extra_objects.append(library)
+            ext.depends.append(library)  # a rebuilt library relinks the module
             ext.extra_compile_args += compile_args
             ext.extra_link_args += link_args
         super().build_extensions()
