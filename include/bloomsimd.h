@@ -865,6 +865,131 @@ BLOOMSIMD_API double bloomsimd_estimate_count(const bloomsimd_filter *filter);
 /* Fraction of bits set, in [0, 1]. NaN for NULL. */
 BLOOMSIMD_API double bloomsimd_fill_ratio(const bloomsimd_filter *filter);
 
+/* ======================================================================== */
+/* Parquet: footers and split-block Bloom filter headers (docs/PARQUET.md)  */
+/* ======================================================================== */
+
+/*
+ * A Parquet file ends with its footer: FileMetaData in Thrift's compact
+ * protocol, its length (4 bytes, little-endian) and the magic "PAR1". The
+ * footer says, for each row group and leaf column (a "column chunk"), where
+ * that chunk's Bloom filter is: bloom_filter_offset (ColumnMetaData field 14)
+ * and bloom_filter_length (field 15, header and bitset together; older
+ * writers leave it out). At that offset a BloomFilterHeader (Thrift) is
+ * followed by the bitset of numBytes bytes.
+ *
+ * Everything here is validated before it is trusted: a truncated or hostile
+ * input gets BLOOMSIMD_ERR_CORRUPT (malformed) or BLOOMSIMD_ERR_VERSION (well
+ * formed but something this library does not read: an encrypted footer, a
+ * Bloom filter algorithm, hash or compression other than BLOCK / XXHASH /
+ * UNCOMPRESSED), with the byte and the check in bloomsimd_last_error(). It
+ * never reads outside the buffer, never recurses on the input, works in time
+ * linear in its length and allocates at most a small multiple of it.
+ */
+
+/* Parquet physical types (the Type enum of parquet.thrift). */
+#define BLOOMSIMD_PARQUET_BOOLEAN 0u
+#define BLOOMSIMD_PARQUET_INT32 1u
+#define BLOOMSIMD_PARQUET_INT64 2u
+#define BLOOMSIMD_PARQUET_INT96 3u
+#define BLOOMSIMD_PARQUET_FLOAT 4u
+#define BLOOMSIMD_PARQUET_DOUBLE 5u
+#define BLOOMSIMD_PARQUET_BYTE_ARRAY 6u
+#define BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY 7u
+
+/* "INT64", "BYTE_ARRAY", ...; NULL for a value outside the enum. */
+BLOOMSIMD_API const char *bloomsimd_parquet_type_name(uint32_t physical_type);
+
+/* A leaf column of the schema, in schema order. */
+typedef struct bloomsimd_parquet_column {
+    const char *path;       /* the names from the root's child down, joined with '.' ("a.b.c") */
+    uint32_t depth;         /* names in the path (1 for a top-level column) */
+    uint32_t physical_type; /* BLOOMSIMD_PARQUET_* */
+    int32_t type_length;    /* FIXED_LEN_BYTE_ARRAY: bytes per value; otherwise as the file says, or 0 */
+} bloomsimd_parquet_column;
+
+/* One column chunk: a leaf column within one row group. */
+typedef struct bloomsimd_parquet_chunk {
+    int64_t num_values;          /* values in the chunk, nulls included */
+    int64_t bloom_filter_offset; /* byte offset of its BloomFilterHeader in the file; -1: no filter */
+    int64_t bloom_filter_length; /* header + bitset bytes; -1 if the file does not record it (read
+                                    the header to learn it, bloomsimd_parquet_header_parse) */
+    bool encrypted;              /* its ColumnMetaData is encrypted: nothing known, offset -1 */
+    bool external;               /* its data is in another file (ColumnChunk.file_path): offset -1 */
+} bloomsimd_parquet_chunk;
+
+/* A parsed footer: one allocation, freed with bloomsimd_parquet_footer_free. */
+typedef struct bloomsimd_parquet_footer {
+    uint64_t file_size;      /* as given to the parse */
+    uint64_t footer_offset;  /* where FileMetaData starts in the file */
+    uint32_t footer_bytes;   /* its length */
+    int32_t version;         /* FileMetaData.version */
+    int64_t num_rows;
+    const char *created_by;  /* "" when the file does not say */
+    uint32_t columns;        /* leaf columns */
+    uint32_t row_groups;
+    const bloomsimd_parquet_column *column;  /* [columns] */
+    const int64_t *row_group_rows;           /* [row_groups] */
+    const bloomsimd_parquet_chunk *chunk;    /* [row_groups * columns]: row group r, column c at r * columns + c */
+} bloomsimd_parquet_footer;
+
+/* Bytes a footer parse needs from the end of the file: the footer, its
+ * length and the magic (footer length + 8), read from the file's last 8
+ * bytes `last8` and the file's size. Returns BLOOMSIMD_OK and *tail_bytes, or
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT (NULL pointer), BLOOMSIMD_ERR_CORRUPT (a file
+ * shorter than 12 bytes, no "PAR1" at the end, a footer length that does not
+ * fit before it), BLOOMSIMD_ERR_VERSION ("PARE": an encrypted footer). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_tail_bytes(const void *last8, uint64_t file_size,
+                                                            uint64_t *tail_bytes);
+/*
+ * Parses a footer. `tail` holds the last tail_len bytes of a file of
+ * file_size bytes: the whole file (tail_len == file_size; its leading "PAR1"
+ * is then checked too), or at least bloomsimd_parquet_tail_bytes of its end.
+ * Checks the schema tree (every group's children present, every leaf typed),
+ * that every row group has one chunk per leaf whose path_in_schema and type
+ * are the leaf's, every required field, and that each Bloom filter lies
+ * between the leading magic and the footer. Returns BLOOMSIMD_OK and *out, or
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT (NULL pointers, tail_len > file_size, a tail
+ * too short for the footer it ends with), _CORRUPT, _VERSION (as above),
+ * _TOO_LARGE (more than UINT32_MAX columns or row groups, or a schema whose
+ * joined column paths would be longer than the footer itself), _NO_MEMORY.
+ * On failure *out is NULL.
+ */
+BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_footer_parse(bloomsimd_parquet_footer **out, const void *tail,
+                                                              size_t tail_len, uint64_t file_size);
+/* Reads the footer of the file at `path` (two reads: the last 8 bytes, then
+ * the footer) and parses it. Returns what bloomsimd_parquet_footer_parse
+ * returns, and BLOOMSIMD_ERR_IO (errno kept; EISDIR, EINVAL for a file that is
+ * not regular) if the file cannot be opened or read. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_footer_load(bloomsimd_parquet_footer **out, const char *path);
+/* Frees a footer. NULL is a no-op. */
+BLOOMSIMD_API void bloomsimd_parquet_footer_free(bloomsimd_parquet_footer *footer);
+/* The index of the leaf column whose path is `path` (as in
+ * bloomsimd_parquet_column.path), or -1. */
+BLOOMSIMD_API int64_t bloomsimd_parquet_footer_find(const bloomsimd_parquet_footer *footer, const char *path);
+
+/* A BloomFilterHeader. */
+typedef struct bloomsimd_parquet_header {
+    uint32_t header_bytes; /* Thrift bytes before the bitset */
+    uint32_t bitset_bytes; /* numBytes: a positive multiple of 32 (whole 256-bit blocks) */
+} bloomsimd_parquet_header;
+
+/* Parses the BloomFilterHeader at the start of buf[0..len) (the bitset may
+ * follow or not). Returns BLOOMSIMD_OK and *out, or _INVALID_ARGUMENT (NULL),
+ * _CORRUPT (truncated, malformed, a required field missing, numBytes not a
+ * positive multiple of 32), _VERSION (an algorithm, hash or compression that
+ * is not BLOCK, XXHASH, UNCOMPRESSED). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_header_parse(const void *buf, size_t len,
+                                                              bloomsimd_parquet_header *out);
+/* Writes the BloomFilterHeader of a bitset of bitset_bytes bytes (a positive
+ * multiple of 32, at most INT32_MAX) to buf[0..cap); *written (may be NULL)
+ * gets its length, at most BLOOMSIMD_PARQUET_HEADER_MAX_BYTES. Returns
+ * BLOOMSIMD_OK, _INVALID_ARGUMENT (NULL buf, a bad size) or _TOO_LARGE (cap
+ * too small; *written then says how much is needed). */
+#define BLOOMSIMD_PARQUET_HEADER_MAX_BYTES 19u
+BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_header_write(uint32_t bitset_bytes, void *buf, size_t cap,
+                                                              size_t *written);
+
 #ifdef __cplusplus
 }
 #endif
