@@ -27,6 +27,13 @@ extern volatile sig_atomic_t cli_stop_signal;
 /* Messages on stderr: "bloomsimd CMD: " + text + "\n". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A note on stderr (same prefix, no "warning:"): what the tool chose for the user. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A library failure for a message: "STATUS: DETAIL" with the library's
+ * detail string (bloomsimd_last_error()), or STATUS alone when it has none.
+ * Call it right after the failing call, before any other library call.
+ * Returns a static buffer, rewritten by the next call (main thread only). */
+const char *cli_status_text(bloomsimd_status st);
 /* An option error: the message, then "Try 'bloomsimd CMD --help'". Returns CLI_ERROR. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -99,7 +99,7 @@ int cmd_add(int argc, char **argv)
         }
         bloomsimd_status st = keys_add(f, &ro, &b);
         if (st != BLOOMSIMD_OK) {
-            cli_error("%s: %s", path, bloomsimd_status_string(st));
+            cli_error("%s: %s", path, cli_status_text(st));
             ok = false;
             break;
         }

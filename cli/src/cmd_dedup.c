@@ -42,7 +42,8 @@ static void help(void)
            "      --sync-interval S  also sync FILE every S seconds (default: only at the end)\n"
            "      --accept-unsynced  use a state FILE whose writer was killed before syncing\n"
            "%s"
-           "  (defaults without --state FILE: --capacity 10M --fpr 1e-6, about 50 MB)\n"
+           "  (dedup's own defaults, with or without --state, in place of those above:\n"
+           "   --capacity 10M --fpr 1e-6, about 50 MB; a new state FILE says on stderr what it got)\n"
            "Output:\n"
            "      --repeats          print the records seen before instead of the new ones\n"
            "%s"
@@ -62,7 +63,7 @@ static bool sync_state(void)
     if (!state_filter) return true;
     bloomsimd_status st = bloomsimd_sync(state_filter);
     if (st == BLOOMSIMD_OK) return true;
-    cli_error("%s: sync failed: %s%s", state_path, bloomsimd_status_string(st),
+    cli_error("%s: sync failed: %s%s", state_path, cli_status_text(st),
               st == BLOOMSIMD_ERR_IO ? " (the file keeps its last synced state)" : "");
     state_sync_failed = true;
     return false;
@@ -92,6 +93,16 @@ static bool open_state(const char *path, const cli_size_options *size, bool acce
     } else {
         bloomsimd_filter *fresh;
         if (!ff_create(size, DEFAULT_CAPACITY, DEFAULT_FPR, &fresh)) return false;
+        if (!quiet) {
+            /* A state file outlives the run: say what it was sized for, so that a
+             * user who gave no size learns the defaults before the file is reused. */
+            bloomsimd_info info;
+            bloomsimd_get_info(fresh, &info);
+            double mb = (double)info.bits / 8 / 1e6;
+            cli_note("%s: new state for %llu distinct records at FPR %g, %.*f MB%s", path,
+                     (unsigned long long)info.capacity, info.fpr, mb < 1 ? 3 : 1, mb,
+                     size->have_capacity ? "" : " (the defaults: --capacity N --fpr P size it)");
+        }
         bool saved = ff_save(fresh, path);
         bloomsimd_destroy(fresh);
         if (!saved) return false;
@@ -187,7 +198,7 @@ int cmd_dedup(int argc, char **argv)
             cli_error("%s: %s (%s); stopped after the records printed so far", path ? path : "the filter",
                       st == BLOOMSIMD_ERR_NO_MEMORY || st == BLOOMSIMD_ERR_TOO_LARGE ? "cannot grow the filter"
                                                                                      : "cannot insert",
-                      bloomsimd_status_string(st));
+                      cli_status_text(st));
             ok = false;
             break;
         }

@@ -69,7 +69,7 @@ int cmd_merge(int argc, char **argv)
                       "options and seed merge",
                       argv[i], argv[optind + 1], bloomsimd_status_string(st), b, a);
         } else if (st != BLOOMSIMD_OK) {
-            cli_error("%s: %s", argv[i], bloomsimd_status_string(st));
+            cli_error("%s: %s", argv[i], cli_status_text(st));
         }
         bloomsimd_destroy(src);
         if (st != BLOOMSIMD_OK) {

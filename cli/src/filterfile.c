@@ -68,7 +68,11 @@ void ff_report_open_error(const char *path, bloomsimd_status st, int err)
             cli_error("%s: %s", path, strerror(err));
         return;
     case BLOOMSIMD_ERR_CORRUPT: {
+        /* The library's reason first: is_unsynced() below calls the library again. */
+        char reason[384];
+        snprintf(reason, sizeof reason, "%s", cli_status_text(st));
         ff_header h;
+        bool checking = strcmp(cli_cmd, "check") == 0;
         if (is_unsynced(path)) {
             cli_error("%s: not synced: its writer stopped without syncing (killed?), so its checksum is stale;"
                       " keys added since its last sync may be partly missing."
@@ -78,28 +82,23 @@ void ff_report_open_error(const char *path, bloomsimd_status st, int err)
             cli_error("%s: not a bloomsimd filter file (%s)", path,
                       h.file_bytes == 0 ? "empty" : "no bloomsimd magic at the start");
         } else {
-            cli_error("%s: %s (damaged or truncated: rebuild it from its keys; 'bloomsimd check' validates files)",
-                      path, bloomsimd_status_string(st));
+            cli_error("%s: %s (rebuild it from its keys%s)", path, reason,
+                      checking ? "" : "; 'bloomsimd check' validates files");
         }
         return;
     }
-    case BLOOMSIMD_ERR_VERSION: {
-        ff_header h;
-        if (ff_read_header(path, &h) && h.magic_ok)
-            cli_error("%s: %s (format version %u, layout %u, hash %u; this libbloomsimd %s reads format 2,"
-                      " layout 2, hash 1): rebuild it from its keys with this version, or use the one that wrote it",
-                      path, bloomsimd_status_string(st), h.format_version, h.layout_id, h.hash_id,
-                      bloomsimd_version_string());
-        else
-            cli_error("%s: %s", path, bloomsimd_status_string(st));
+    case BLOOMSIMD_ERR_VERSION:
+        /* The detail names the field this build does not know and what it reads. */
+        cli_error("%s: %s; this is libbloomsimd %s: rebuild the file from its keys with this version,"
+                  " or read it with the version that wrote it",
+                  path, cli_status_text(st), bloomsimd_version_string());
         return;
-    }
     case BLOOMSIMD_ERR_KERNEL_UNAVAILABLE:
         cli_error("%s: %s (check the BLOOMSIMD_KERNEL environment variable: %s)", path,
                   bloomsimd_status_string(st), getenv("BLOOMSIMD_KERNEL") ? getenv("BLOOMSIMD_KERNEL") : "unset");
         return;
     default:
-        cli_error("%s: %s", path, bloomsimd_status_string(st));
+        cli_error("%s: %s", path, cli_status_text(st));
         return;
     }
 }
@@ -147,7 +146,7 @@ bool ff_save(const bloomsimd_filter *f, const char *path)
     if (st == BLOOMSIMD_ERR_IO)
         cli_error("%s: cannot save: %s (the previous file, if any, is unchanged)", path, strerror(err));
     else
-        cli_error("%s: cannot save: %s", path, bloomsimd_status_string(st));
+        cli_error("%s: cannot save: %s", path, cli_status_text(st));
     return false;
 }
 
@@ -203,7 +202,7 @@ bool ff_create(const cli_size_options *s, uint64_t default_capacity, double defa
                   getenv("BLOOMSIMD_KERNEL") ? getenv("BLOOMSIMD_KERNEL") : "");
         return false;
     default:
-        cli_error("cannot create the filter: %s", bloomsimd_status_string(st));
+        cli_error("cannot create the filter: %s", cli_status_text(st));
         return false;
     }
 }

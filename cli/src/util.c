@@ -31,12 +31,32 @@ void cli_error(const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("", fmt, ap);
+    va_end(ap);
+}
+
 void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vmessage("warning: ", fmt, ap);
     va_end(ap);
+}
+
+const char *cli_status_text(bloomsimd_status st)
+{
+    static char text[384];
+    const char *status = bloomsimd_status_string(st);
+    const char *detail = bloomsimd_last_error();
+    if (!detail || !*detail || strcmp(detail, status) == 0)
+        snprintf(text, sizeof text, "%s", status);
+    else
+        snprintf(text, sizeof text, "%s: %s", status, detail);
+    return text;
 }
 
 int cli_usage_error(const char *fmt, ...)

@@ -13,6 +13,7 @@ tail -n +$((N / 2 + 1)) in.txt > b.txt
 # persistence: two runs over the halves print what one awk over all prints
 expect 0 "first run creates the state" "$BS" dedup --state s.bsf --capacity 1e6 --fpr 1e-10 a.txt
 cp out run1.txt
+stderr_has "s.bsf: new state for 1000000 distinct records at FPR 1e-10" "new state: what it got, said"
 expect 0 "state file is valid" "$BS" check s.bsf
 expect 0 "second run" "$BS" dedup --state s.bsf b.txt
 cat run1.txt out > both.txt
@@ -21,6 +22,13 @@ same_file both.txt want.txt "two runs with --state equal one awk over both halve
 expect 1 "third run: nothing new" "$BS" dedup --state s.bsf in.txt
 checks=$((checks + 1))
 [ -s out ] && fail "third run printed records"
+# a state created without size options says which defaults it took
+printf 'x\ny\n' > two.txt
+expect 0 "state with the defaults" "$BS" dedup --state dflt.bsf two.txt
+stderr_has "dflt.bsf: new state for 10000000 distinct records at FPR 1e-06, " "default state: size said"
+stderr_has "(the defaults: --capacity N --fpr P size it)" "default state: how to size it, said"
+expect 0 "quiet state with the defaults" "$BS" dedup -q --state dflt2.bsf two.txt
+stderr_empty "quiet new state"
 expect 1 "size options on an existing state" "$BS" dedup --state s.bsf --capacity 5 a.txt
 stderr_has "s.bsf exists: its own size and seed are used" "existing state: size options ignored, said"
 expect 0 "info of a state file" "$BS" info s.bsf
@@ -137,21 +145,37 @@ damaged() { # NAME DESCRIPTION EXPECTED-MESSAGE: NAME.bsf is prepared by the cal
 }
 cp good.bsf flip.bsf
 printf '\001' | dd of=flip.bsf bs=1 seek=5000 conv=notrunc 2>/dev/null
-damaged flip "flipped payload byte" "serialized filter is corrupt"
+damaged flip "flipped payload byte" "serialized filter is corrupt: payload checksum mismatch (stored "
 cp good.bsf hdr.bsf
 printf '\377' | dd of=hdr.bsf bs=1 seek=60 conv=notrunc 2>/dev/null
-damaged hdr "flipped header byte" "serialized filter is corrupt"
+damaged hdr "flipped header byte" "serialized filter is corrupt: header checksum mismatch (stored "
 head -c -100 good.bsf > trunc.bsf
-damaged trunc "truncated file" "damaged or truncated"
+damaged trunc "truncated file" "truncated: length "
 cp good.bsf long.bsf && printf 'x' >> long.bsf
-damaged long "one trailing byte" "serialized filter is corrupt"
+damaged long "one trailing byte" "trailing bytes after the filter"
 printf 'just some text\n' > text.bsf
 damaged text "a text file" "not a bloomsimd filter file"
 : > empty.bsf
 damaged empty "an empty file" "not a bloomsimd filter file (empty)"
 cp good.bsf ver.bsf
 printf '\003' | dd of=ver.bsf bs=1 seek=8 conv=notrunc 2>/dev/null
-damaged ver "a newer format version" "format version 3"
+damaged ver "a newer format version" "format version 3; this library reads version 2"
+# unknown header fields in an intact header: the reason names the field and what this build reads
+cp good.bsf kind.bsf
+printf '\007' | dd of=kind.bsf bs=1 seek=52 conv=notrunc 2>/dev/null
+"$BLOOMSIMD_RESEAL_HEADER" kind.bsf || fail "reseal_header kind.bsf"
+damaged kind "an unknown filter kind" "filter kind 7 is unknown to this library (0 plain, 1 scalable, 2 window)"
+cp good.bsf layout.bsf
+printf '\011' | dd of=layout.bsf bs=1 seek=16 conv=notrunc 2>/dev/null
+"$BLOOMSIMD_RESEAL_HEADER" layout.bsf || fail "reseal_header layout.bsf"
+damaged layout "an unknown layout" "layout 9 is unknown to this library (it reads layout 2"
+# check gives the reason and no advice to run check
+expect 1 "check names the reason" "$BS" check flip.bsf
+stderr_has "payload checksum mismatch" "check: reason"
+if grep -q "'bloomsimd check' validates" "$T/err"; then fail "check suggests running check"; fi
+checks=$((checks + 1))
+expect 2 "info names the reason" "$BS" info trunc.bsf
+stderr_has "truncated: length " "info: reason"
 mkdir dir.bsf
 expect 2 "a directory as state" "$BS" dedup --state dir.bsf first.txt
 chmod 000 good.bsf
