@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"errors"
+	"runtime"
 	"syscall"
 )
 
@@ -50,7 +51,7 @@ type Error struct {
 	Path   string        // the file, if any
 	Status error         // one of the Err* sentinels above
 	Errno  syscall.Errno // for ErrIO: errno as the library left it; else 0
-	detail string        // the library's bloomsimd_status_string
+	detail string        // the library's status string, then its bloomsimd_last_error detail
 }
 
 func (e *Error) Error() string {
@@ -98,6 +99,32 @@ func statusErr(st C.bloomsimd_status, op, path string, errno error) error {
 		}
 	}
 	return e
+}
+
+// pinThread keeps the goroutine on its OS thread until the returned func
+// runs: bloomsimd_last_error is per thread, and between two cgo calls a
+// goroutine may move to another thread, whose text would be another call's.
+// Cold calls (create, load, save, set operations) pin around the call and
+// report with detailErr:
+//
+//	defer pinThread()()
+//	st := C.bloomsimd_load(...)
+//	return detailErr(st, "load", path, errno)
+func pinThread() func() {
+	runtime.LockOSThread()
+	return runtime.UnlockOSThread
+}
+
+// detailErr is statusErr plus the library's detail string ("k 0 is outside
+// 1..16", "truncated: length ..."). Only on a thread pinned since the call.
+func detailErr(st C.bloomsimd_status, op, path string, errno error) error {
+	err := statusErr(st, op, path, errno)
+	if e, ok := err.(*Error); ok {
+		if d := C.GoString(C.bloomsimd_last_error()); d != "" && d != e.detail {
+			e.detail += ": " + d
+		}
+	}
+	return err
 }
 
 // argErr is an invalid argument caught on the Go side, before any C call.

@@ -201,3 +201,37 @@ func TestShortOutPanics(t *testing.T) {
 	}()
 	f.ContainsUint64s([]uint64{1, 2, 3}, make([]bool, 2))
 }
+
+// Errors carry the library's detail string after its status, and errors.Is
+// still matches the status.
+func TestErrorsCarryTheLibraryDetail(t *testing.T) {
+	_, err := New(0, 0.01)
+	if !errors.Is(err, ErrInvalidArgument) || !strings.HasPrefix(err.Error(), "bloomsimd: new: invalid argument: capacity 0") {
+		t.Errorf("capacity 0: %v should match ErrInvalidArgument and give the library's reason", err)
+	}
+	t.Logf("capacity 0: %v", err)
+	f, err := New(1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	path := filepath.Join(t.TempDir(), "f.bsf")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data[:len(data)-1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(path)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "truncated: length") {
+		t.Errorf("truncated file: %v should match ErrCorrupt and say truncated: length", err)
+	}
+	_, err = Unmarshal(data[:200])
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "truncated") {
+		t.Errorf("truncated bytes: %v should match ErrCorrupt and say truncated", err)
+	}
+}

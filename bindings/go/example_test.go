@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"bloomsimd"
+	bloomsimd "github.com/libbloomsimd/libbloomsimd/bindings/go"
 )
 
 func ExampleNew() {

@@ -150,7 +150,8 @@ func New(capacity uint64, fpr float64, opts ...Option) (*Filter, error) {
 		cfg.opts.kernel = name
 	}
 	var f *C.bloomsimd_filter
-	if err := statusErr(C.bloomsimd_create_with(&f, &cfg.opts), "new", "", nil); err != nil {
+	defer pinThread()()
+	if err := detailErr(C.bloomsimd_create_with(&f, &cfg.opts), "new", "", nil); err != nil {
 		return nil, err
 	}
 	return wrap(f), nil

@@ -1,3 +1,3 @@
-module bloomsimd
+module github.com/libbloomsimd/libbloomsimd/bindings/go
 
 go 1.19

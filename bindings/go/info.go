@@ -125,6 +125,7 @@ func (f *Filter) setop(op string, src *Filter) error {
 		return ErrClosed
 	}
 	var st C.bloomsimd_status
+	defer pinThread()()
 	if op == "union" {
 		st = C.bloomsimd_union(f.c, src.c)
 	} else {
@@ -132,7 +133,7 @@ func (f *Filter) setop(op string, src *Filter) error {
 	}
 	runtime.KeepAlive(f)
 	runtime.KeepAlive(src)
-	return statusErr(st, op, "", nil)
+	return detailErr(st, op, "", nil)
 }
 
 // Version is the loaded library's version, "MAJOR.MINOR.PATCH".

@@ -81,9 +81,10 @@ func (f *Filter) Rotate() error {
 	if f.c == nil {
 		return ErrClosed
 	}
+	defer pinThread()()
 	st := C.bloomsimd_rotate(f.c)
 	runtime.KeepAlive(f)
-	return statusErr(st, "rotate", "", nil)
+	return detailErr(st, "rotate", "", nil)
 }
 
 func u32p(s []uint32) *C.uint32_t { return (*C.uint32_t)(unsafe.Pointer(&s[0])) }

@@ -41,9 +41,10 @@ func (f *Filter) Save(path string) error {
 	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
+	defer pinThread()()
 	st, errno := C.bloomsimd_save(f.c, cpath)
 	runtime.KeepAlive(f)
-	return statusErr(st, "save", path, errno)
+	return detailErr(st, "save", path, errno)
 }
 
 // Load reads a saved filter into memory, validating everything (sizes,
@@ -53,8 +54,9 @@ func Load(path string) (*Filter, error) {
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	var c *C.bloomsimd_filter
+	defer pinThread()()
 	st, errno := C.bloomsimd_load(&c, cpath)
-	if err := statusErr(st, "load", path, errno); err != nil {
+	if err := detailErr(st, "load", path, errno); err != nil {
 		return nil, err
 	}
 	return wrap(c), nil
@@ -68,8 +70,9 @@ func Map(path string, mode MapMode) (*Filter, error) {
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	var c *C.bloomsimd_filter
+	defer pinThread()()
 	st, errno := C.bloomsimd_map(&c, cpath, C.unsigned(mode))
-	if err := statusErr(st, "map", path, errno); err != nil {
+	if err := detailErr(st, "map", path, errno); err != nil {
 		return nil, err
 	}
 	f := wrap(c)
@@ -86,9 +89,10 @@ func (f *Filter) Sync() error {
 	if f.c == nil {
 		return ErrClosed
 	}
+	defer pinThread()()
 	st, errno := C.bloomsimd_sync(f.c)
 	runtime.KeepAlive(f)
-	return statusErr(st, "sync", "", errno)
+	return detailErr(st, "sync", "", errno)
 }
 
 // MarshalBinary returns the filter in the file format (encoding.BinaryMarshaler).
@@ -99,9 +103,10 @@ func (f *Filter) MarshalBinary() ([]byte, error) {
 	n := C.bloomsimd_serialized_size(f.c)
 	buf := make([]byte, int(n))
 	var written C.size_t
+	defer pinThread()()
 	st := C.bloomsimd_serialize(f.c, unsafe.Pointer(&buf[0]), n, &written)
 	runtime.KeepAlive(f)
-	if err := statusErr(st, "serialize", "", nil); err != nil {
+	if err := detailErr(st, "serialize", "", nil); err != nil {
 		return nil, err
 	}
 	return buf[:written], nil
@@ -114,8 +119,9 @@ func Unmarshal(data []byte) (*Filter, error) {
 		return nil, statusErr(C.BLOOMSIMD_ERR_CORRUPT, "deserialize", "", nil)
 	}
 	var c *C.bloomsimd_filter
+	defer pinThread()()
 	st := C.bloomsimd_deserialize(&c, unsafe.Pointer(&data[0]), C.size_t(len(data)))
-	if err := statusErr(st, "deserialize", "", nil); err != nil {
+	if err := detailErr(st, "deserialize", "", nil); err != nil {
 		return nil, err
 	}
 	return wrap(c), nil

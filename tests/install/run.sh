@@ -63,6 +63,55 @@ cmake -S "$src/tests/install/project" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$
 loads_installed_library "$scratch/cmake/quickstart"
 echo "ok: examples/quickstart.c by find_package(bloomsimd): $(sed -n 3p "$scratch/out.txt")"
 
+# ---- the Go package against the installed library --------------------------------
+# A copy of bindings/go outside the repository (so its default ../../include and
+# ../../build do not exist), used from a program's own module with cgo pointed at
+# the prefix as bindings/go/README.md says. The replace directive stands in for
+# the module proxy, which this machine cannot reach.
+if command -v go >/dev/null; then
+  gomod=github.com/libbloomsimd/libbloomsimd/bindings/go
+  mkdir -p "$scratch/gopkg" "$scratch/goprog"
+  (cd "$src/bindings/go" && cp -- *.go go.mod "$scratch/gopkg/") && rm -f "$scratch/gopkg/"*_test.go
+  cat >"$scratch/goprog/go.mod" <<GOMOD
+module example.com/guard
+
+go 1.19
+
+require $gomod v0.0.0
+
+replace $gomod => $scratch/gopkg
+GOMOD
+  cat >"$scratch/goprog/main.go" <<'GOMAIN'
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	bloomsimd "github.com/libbloomsimd/libbloomsimd/bindings/go"
+)
+
+func main() {
+	f, err := bloomsimd.New(1000, 0.01)
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	f.AddString("alice")
+	_, err = bloomsimd.New(0, 0.01)
+	fmt.Println(f.ContainsString("alice"), f.ContainsString("bob"), errors.Is(err, bloomsimd.ErrInvalidArgument), bloomsimd.Version())
+}
+GOMAIN
+  got=$(cd "$scratch/goprog" && GOFLAGS=-mod=mod GOPROXY=off GOCACHE="$scratch/gocache" \
+    CGO_CFLAGS="-I$prefix/include" CGO_LDFLAGS="-L$prefix/$libdir" go run . 2>&1) || fail "go run against the installed library: $got"
+  want="true false true $("$prefix/bin/bloomsimd" --version | head -n 1 | awk '{print $2}')"
+  [ "$got" = "$want" ] || fail "Go program against the installed library printed '$got' (want '$want')"
+  echo "ok: the Go package (module $gomod, outside the repository) built with CGO_CFLAGS/CGO_LDFLAGS at the prefix: $got"
+else
+  echo "skipped: the Go package against the installed library (no go on PATH)"
+fi
+
 # ---- the installed command-line tool -------------------------------------------
 cli=$prefix/bin/bloomsimd
 [ -x "$cli" ] || fail "$cli is not installed or not executable"

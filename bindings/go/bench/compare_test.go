@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"bloomsimd"
+	bloomsimd "github.com/libbloomsimd/libbloomsimd/bindings/go"
 
 	"github.com/bits-and-blooms/bloom/v3"
 )

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"bloomsimd"
+	bloomsimd "github.com/libbloomsimd/libbloomsimd/bindings/go"
 
 	"github.com/bits-and-blooms/bloom/v3"
 )

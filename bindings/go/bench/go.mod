@@ -1,9 +1,9 @@
-module bloomsimd/bench
+module github.com/libbloomsimd/libbloomsimd/bindings/go/bench
 
 go 1.19
 
 require (
-	bloomsimd v0.0.0
+	github.com/libbloomsimd/libbloomsimd/bindings/go v0.0.0
 	github.com/bits-and-blooms/bloom/v3 v3.3.1
 )
 
@@ -14,7 +14,7 @@ require github.com/bits-and-blooms/bitset v1.3.1 // indirect
 // bloom-dev, golang-github-bits-and-blooms-bitset-dev,
 // golang-github-twmb-murmur3-dev; scripts/install-deps.sh). Directory
 // replacements need no go.sum and no network: GOFLAGS=-mod=mod GOPROXY=off.
-replace bloomsimd => ../
+replace github.com/libbloomsimd/libbloomsimd/bindings/go => ../
 
 replace github.com/bits-and-blooms/bloom/v3 => /usr/share/gocode/src/github.com/bits-and-blooms/bloom
 
