@@ -49,6 +49,10 @@ typedef struct bench_options {
     const char *csv_path;
     const char *json_path;
     const char *plot_dir;
+    bool plot_default;    /* the plot goes into out_dir because gnuplot is there, not because --plot asked */
+    bool verbose;         /* --verbose: every table on stdout, not only the summary */
+    bool quick;           /* --quick: a first taste, under half a minute */
+    const char *out_dir;  /* report.txt, results.csv, results.json (and charts) go here */
     uint64_t seed;
     /* --phase: run one small phase only (for cachegrind.sh) */
     const char *phase;    /* NULL, "lookup" or "insert" */
@@ -176,5 +180,7 @@ void bench_perf_close(void);
 
 /* ---- progress ---------------------------------------------------------------- */
 void bench_progress(const bench_options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Clears the progress line on a terminal before the summary is printed. */
+void bench_progress_done(const bench_options *o);
 
 #endif

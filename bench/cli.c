@@ -23,8 +23,15 @@ static void usage(FILE *f)
           "ceiling, the split-block peer (AVX2), a classic Bloom filter and libbloom; paired\n"
           "rounds against the peer at 1% and 0.1% FPR; single keys, string keys, insert-\n"
           "and-report-new, hit forms; then threads, persistence and layered filters at the\n"
-          "largest size, and a verdict. A few minutes (docs/BENCH.md).\n"
+          "largest size. A few minutes (docs/BENCH.md).\n"
           "\n"
+          "Output: a one-screen summary on stdout (the fastest kernel per size, its ratio to\n"
+          "each peer and to the memory floor, the FPR check). Every table, CSV, JSON and, when\n"
+          "gnuplot is installed, charts go to a folder that the last line names.\n"
+          "\n"
+          "  --quick            a first taste: 10^4 and 10^6 keys, fewer rounds (under 30 s)\n"
+          "  --verbose          every table on stdout too (as they are written to report.txt)\n"
+          "  --out DIR          the folder (default bench-results/<UTC date and time>)\n"
           "  --kernels LIST     comma-separated kernels (default: all this CPU supports)\n"
           "  --kernel NAME      same, one kernel\n"
           "  --emulated         also run emulated kernels (neon through SIMDe on x86)\n"
@@ -47,9 +54,10 @@ static void usage(FILE *f)
           "  --peer-rounds N    paired rounds per operation and target (default 100, 0 = off)\n"
           "  --perf             hardware counters per key (perf_event_open)\n"
           "  --long             after each size, list every cell: median [min..max], Mkeys/s\n"
-          "  --csv FILE         all results as CSV\n"
-          "  --json FILE        all results as JSON\n"
-          "  --plot DIR         PNG charts (gnuplot) into DIR\n"
+          "  --csv FILE         all results as CSV (default: results.csv in the folder)\n"
+          "  --json FILE        all results as JSON (default: results.json in the folder)\n"
+          "  --plot DIR         PNG charts (gnuplot) into DIR, with an FPR sweep (default: the\n"
+          "                     size chart into the folder when gnuplot is installed)\n"
           "  --no-pin           do not pin threads to CPUs\n"
           "  --clock cpu|wall   single-thread timings in thread CPU time (default) or wall time\n"
           "  --seed N           key-generation seed (default 1)\n"
@@ -131,7 +139,7 @@ static bool takes_value(const char *a)
     static const char *const with_value[] = {
         "--kernels", "--kernel",      "--keys", "--bits-per-key", "--fpr",   "--k",    "--batch",
         "--reps",    "--queries",     "--threads", "--paired",    "--peer-rounds", "--peer-fpr", "--clock",
-        "--csv",     "--json",        "--plot", "--seed",         "--phase", "--present"};
+        "--csv",     "--json",        "--plot", "--seed",         "--phase", "--present", "--out"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(a, with_value[i]) == 0) return true;
     return false;
@@ -176,6 +184,7 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
     o->peer_fprs[1] = 0.001;
     o->npeer_fprs = 2;
     o->peer_rounds = 100;
+    bool reps_given = false, queries_given = false, paired_given = false, peer_rounds_given = false;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -205,6 +214,10 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
             o->long_output = true, used_value = false;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = true, used_value = false;
+        } else if (strcmp(a, "--verbose") == 0) {
+            o->verbose = true, used_value = false;
+        } else if (strcmp(a, "--quick") == 0) {
+            o->quick = true, used_value = false;
         } else if (takes_value(a) && !v) {
             fprintf(stderr, "bloomsimd-bench: %s needs a value (see --help)\n", a);
             return -1;
@@ -251,10 +264,12 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
         } else if (strcmp(a, "--reps") == 0) {
             if (!parse_count(v, &n) || n > 1000) return bad(a, v, "allowed: 1 <= N <= 1000 (0 only with --phase)");
             o->reps = (unsigned)n;
+            reps_given = true;
         } else if (strcmp(a, "--queries") == 0) {
             if (!parse_count(v, &n) || n < 1 || n > (UINT64_C(1) << 32))
                 return bad(a, v, "allowed: 1000 <= N <= 2^32 (1 <= N with --phase)");
             o->queries = n;
+            queries_given = true;
         } else if (strcmp(a, "--threads") == 0) {
             if (!parse_count(v, &n) || n < 1 || n > 64) return bad(a, v, "allowed: 1 <= N <= 64");
             o->max_threads = (unsigned)n;
@@ -262,10 +277,12 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
             if (!parse_count(v, &n) || (n != 0 && (n < 10 || n > 100000)))
                 return bad(a, v, "allowed: 0 (off) or 10 <= N <= 100000");
             o->paired_rounds = (unsigned)n;
+            paired_given = true;
         } else if (strcmp(a, "--peer-rounds") == 0) {
             if (!parse_count(v, &n) || (n != 0 && (n < 10 || n > 100000)))
                 return bad(a, v, "allowed: 0 (off) or 10 <= N <= 100000");
             o->peer_rounds = (unsigned)n;
+            peer_rounds_given = true;
         } else if (strcmp(a, "--peer-fpr") == 0) {
             const char *items[4];
             size_t count;
@@ -284,6 +301,8 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
             o->csv_path = v;
         } else if (strcmp(a, "--json") == 0) {
             o->json_path = v;
+        } else if (strcmp(a, "--out") == 0) {
+            o->out_dir = v;
         } else if (strcmp(a, "--plot") == 0) {
             o->plot_dir = v;
             o->fpr_sweep = true;
@@ -300,6 +319,17 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
             return -1;
         }
         if (used_value) i++;
+    }
+    if (o->quick) {
+        /* two sizes (cache- and L2/L3-resident), fewer and shorter repetitions,
+         * no libbloom (150-300 ns/key) and no thread rows: ~10-25 s */
+        if (!o->sizes_given) o->sizes[0] = 10000, o->sizes[1] = 1000000, o->nsizes = 2, o->sizes_given = true;
+        if (!reps_given) o->reps = 3;
+        if (!queries_given) o->queries = UINT64_C(1) << 18;
+        if (!paired_given) o->paired_rounds = 50;
+        if (!peer_rounds_given) o->peer_rounds = 20;
+        o->libbloom = false;
+        o->threads = false;
     }
     if (!o->phase && o->reps == 0) {
         fprintf(stderr, "bloomsimd-bench: --reps 0: allowed only with --phase (see --help)\n");

@@ -1,5 +1,5 @@
 /*
- * forms_rows.c — issue 10's rows for one kernel at one size:
+ * forms_rows.c — insert-and-report-new and hit-form rows for one kernel at one size:
  *   - insert-and-report-new (bloomsimd_add_new_batch_u64) against a batched
  *     insert and against what a caller does without it, a batched lookup
  *     then a batched insert of the same batch (two passes over the blocks);

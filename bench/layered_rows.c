@@ -1,5 +1,5 @@
 /*
- * layered_rows.c — issue 10's layered filters at the largest size n, with
+ * layered_rows.c — the layered filters (scalable, window) at the largest size n, with
  * the library's default kernel, at the run's target FPR (--fpr, else 1%):
  *   - a scalable filter (growth 2) that starts at capacity n/1000 (10^5 for
  *     10^8 keys) and grows while all n keys are inserted, against a fixed
@@ -127,7 +127,7 @@ void bench_print_layered(const bench_options *o)
     if (!layered.ran && !layered.skipped) return;
     char keys[32];
     bench_format_keys(keys, sizeof keys, layered.n);
-    printf("\n== layered filters (issue 10), %s keys, target FPR %g%%, the library's default kernel ==\n", keys,
+    printf("\n== layered filters, %s keys, target FPR %g%%, the library's default kernel ==\n", keys,
            100 * layered.target);
     if (!layered.ran) {
         printf("skipped: %s\n", layered.skipped);

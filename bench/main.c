@@ -3,9 +3,13 @@
  * multi-thread, persistence and FPR phases, and print / write the results.
  * Exit status: 0, 1 on a usage or setup error, 2 if a correctness check failed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "run.h"
 
@@ -38,6 +42,32 @@ static size_t choose_kernels(const bench_options *o, const char **out)
         out[n++] = name;
     }
     return n;
+}
+
+/* mkdir -p for the output folder; false (errno set) on failure. */
+static bool make_folder(const char *path)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return errno = ENAMETOOLONG, false;
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+/* Copies the report file to the screen (--verbose). */
+static void show_file(const char *path, FILE *screen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, screen);
+    fclose(f);
+    fputc('\n', screen);
 }
 
 static void after_largest(const bench_options *o, const bench_machine *m, const char *kernel, bloomsimd_filter *f,
@@ -90,6 +120,36 @@ int main(int argc, char **argv)
     if (o.plot_dir && !bench_plot_available())
         fprintf(stderr, "note: --plot needs gnuplot (apt-get install gnuplot-nox); measuring anyway, no charts\n");
 
+    /* The output folder: every table (report.txt), the data, the charts. */
+    char folder[512], report[600], csv[600], json[600];
+    if (o.out_dir) {
+        snprintf(folder, sizeof folder, "%s", o.out_dir);
+    } else {
+        time_t now = time(NULL);
+        struct tm utc;
+        gmtime_r(&now, &utc);
+        strftime(folder, sizeof folder, "bench-results/%Y%m%dT%H%M%SZ", &utc);
+    }
+    if (!make_folder(folder)) {
+        fprintf(stderr, "bloomsimd-bench: cannot create the output folder %s: %s\n", folder, strerror(errno));
+        return 1;
+    }
+    snprintf(report, sizeof report, "%s/report.txt", folder);
+    snprintf(csv, sizeof csv, "%s/results.csv", folder);
+    snprintf(json, sizeof json, "%s/results.json", folder);
+    if (!o.csv_path) o.csv_path = csv;
+    if (!o.json_path) o.json_path = json;
+    if (!o.plot_dir && bench_plot_available()) o.plot_dir = folder, o.plot_default = true;
+    /* stdout becomes report.txt; the summary goes to the original stdout */
+    fflush(stdout);
+    int screen_fd = dup(STDOUT_FILENO);
+    FILE *screen = screen_fd >= 0 ? fdopen(screen_fd, "w") : NULL;
+    if (!screen || !freopen(report, "w", stdout)) {
+        fprintf(stderr, "bloomsimd-bench: cannot write %s: %s\n", report, strerror(errno));
+        return 1;
+    }
+    if (!o.quiet) fprintf(stderr, "[bench] full tables go to %s\n", report);
+
     bench_print_header(&o, &m, kernels, nk);
     fflush(stdout);
     uint64_t largest = 0;
@@ -129,8 +189,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "bloomsimd-bench: cannot write %s\n", o.json_path);
         status = 1;
     }
-    if (o.plot_dir && !bench_plot(&o, kernels, nk, o.sizes, o.nsizes)) status = 1;
+    bool plotted = o.plot_dir && bench_plot(&o, kernels, nk, o.sizes, o.nsizes);
+    if (o.plot_dir && !plotted) status = 1;
     bench_perf_close();
+    bench_progress_done(&o);
+    bench_print_screen(stdout, &o, &m, kernels, nk, o.sizes, o.nsizes, folder, plotted && o.plot_dir == folder);
+    fflush(stdout);
+    if (o.verbose) show_file(report, screen);
+    bench_print_screen(screen, &o, &m, kernels, nk, o.sizes, o.nsizes, folder, plotted && o.plot_dir == folder);
+    fclose(screen);
     if (bench_check_failures()) {
         fprintf(stderr, "bloomsimd-bench: %u correctness check(s) FAILED (see above)\n", bench_check_failures());
         return 2;

@@ -82,7 +82,7 @@ bool bench_plot(const bench_options *o, const char *const *kernels, size_t nk, c
     snprintf(data1, sizeof data1, "%s/bench-ns-per-key.dat", o->plot_dir);
     snprintf(data2, sizeof data2, "%s/bench-fpr.dat", o->plot_dir);
     snprintf(script, sizeof script, "%s/bench-plots.gp", o->plot_dir);
-    if (!write_size_data(data1, kernels, nk, sizes, nsizes) || !write_fpr_data(data2)) {
+    if (!write_size_data(data1, kernels, nk, sizes, nsizes) || (o->fpr_sweep && !write_fpr_data(data2))) {
         fprintf(stderr, "bloomsimd-bench: cannot write plot data into %s\n", o->plot_dir);
         return false;
     }
@@ -101,6 +101,7 @@ bool bench_plot(const bench_options *o, const char *const *kernels, size_t nk, c
         fprintf(g, ", '' using 1:%zu with linespoints lw 2 title '%s'", i + 3, kernels[i]);
     fprintf(g, ", '' using 1:%zu with linespoints lw 2 dt 3 title 'classic Bloom'", nk + 3);
     fprintf(g, ", '' using 1:%zu with linespoints lw 3 dt 4 title 'split-block peer (AVX2)'\n", nk + 4);
+    if (!o->fpr_sweep) goto draw; /* the FPR chart needs --fpr-sweep's points (--plot implies it) */
     fprintf(g, "set output '%s/bench-fpr.png'\n", o->plot_dir);
     fprintf(g, "set title 'false-positive rate vs bits/key'\n");
     fprintf(g, "unset logscale\nset logscale y 10\nset key inside top right\nset format y '%%g'\nset format x '%%g'\n");
@@ -112,12 +113,15 @@ bool bench_plot(const bench_options *o, const char *const *kernels, size_t nk, c
                "'' using 7:8 with points pt 9 ps 1.0 title 'split-block peer measured', "
                "'' using 7:9 with lines lw 2 dt 4 title 'split-block peer model'\n",
             data2);
+draw:
     fclose(g);
-    snprintf(cmd, sizeof cmd, "gnuplot '%s'", script);
+    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/gnuplot.log'", script, o->plot_dir);
     if (system(cmd) != 0) {
         fprintf(stderr, "bloomsimd-bench: gnuplot failed on %s\n", script);
         return false;
     }
-    fprintf(stderr, "plots: %s/bench-ns-per-key.png %s/bench-fpr.png\n", o->plot_dir, o->plot_dir);
+    if (!o->quiet)
+        fprintf(stderr, "[bench] charts: %s/bench-ns-per-key.png%s%s%s\n", o->plot_dir, o->fpr_sweep ? " " : "",
+                o->fpr_sweep ? o->plot_dir : "", o->fpr_sweep ? "/bench-fpr.png" : "");
     return true;
 }

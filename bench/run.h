@@ -8,6 +8,8 @@
 
 #include <bloomsimd.h>
 
+#include <stdio.h>
+
 #include "bench.h"
 
 /* Keys of one filter size, shared by every phase at that size. */
@@ -39,14 +41,14 @@ typedef void (*bench_after_fn)(const bench_options *o, const bench_machine *m, c
 int bench_run_size(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nkernels,
                    const bench_workload *w, bench_after_fn after, uint64_t largest);
 
-/* forms_rows.c: insert-and-report-new and the hit forms (issue 10) for one
+/* forms_rows.c: insert-and-report-new and the hit forms for one
  * kernel's filled filter, one interleaved group of jobs; out and indices
  * hold o->batch entries */
 void bench_forms_rows(const bench_options *o, const char *kernel, bloomsimd_filter *f, const bench_workload *w,
                       uint8_t *out, uint32_t *indices);
 void bench_print_forms(uint64_t n, const char *const *kernels, size_t nk);
 
-/* string_rows.c: byte keys through bloomsimd_keys views (issue 13) for one
+/* string_rows.c: byte keys through bloomsimd_keys views for one
  * kernel's filter, one interleaved group; at 10^5 and 10^8 keys (or the
  * largest size of a run without those) */
 bool bench_string_rows_wanted(const bench_options *o, uint64_t n, uint64_t largest);
@@ -57,7 +59,7 @@ void bench_print_strings(uint64_t n, const char *const *kernels, size_t nk);
  * width (0 = mixed 8..64 bytes); 0 when not measured */
 double bench_string_ratio(const char *kernel, unsigned width, const char *a, const char *b, uint64_t n);
 
-/* layered_rows.c: scalable and window filters at the largest size (issue 10) */
+/* layered_rows.c: scalable and window filters at the largest size */
 void bench_layered_rows(const bench_options *o, const bench_workload *w);
 void bench_print_layered(const bench_options *o);
 /* scalable / fixed: look0% time ratio, bits/key ratio, measured FPR; false if not run */
@@ -98,6 +100,10 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
                       size_t nkernels, int best);
 void bench_print_threads(const bench_options *o);
 void bench_print_fpr(const bench_options *o);
+/* summary.c: the one-screen summary (stdout); folder = where report.txt and
+ * the data went; wrote_plot = the size chart is there. */
+void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *m, const char *const *kernels,
+                        size_t nk, const uint64_t *sizes, size_t nsizes, const char *folder, bool wrote_plot);
 void bench_print_summary(const bench_options *o, const char *const *kernels, size_t nkernels,
                          const uint64_t *sizes, size_t nsizes);
 

@@ -295,7 +295,7 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
          * cache-resident as the filter: on the 8 MiB query stream the AVX-512
          * hash ran at the memory's speed (0.7-1.0 ns/key, 0.28 on resident keys) */
         {.op = "hash", .fn = bench_op_hash, .keys = w->inserted, .nkeys = (size_t)n, .total = q},
-        /* issue 9: single-key calls as users make them, each compared below
+        /* single-key calls as users make them, each compared below
          * with the batched call on the same kind of keys */
         {.op = "single0", .fn = bench_op_single, .keys = w->absent, .nkeys = qs, .total = qs,
          .sbbf_fn = bench_op_sbbf_single},
@@ -311,7 +311,7 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
     bool forms_done = false;
     for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
         /* before the first byte-key insert fills the filter further (2^19
-         * byte keys into a 10^4-key filter saturate it): issue 10's
+         * byte keys into a 10^4-key filter saturate it): the
          * insert-and-report-new and hit forms, each kernel in its own group */
         if (ops[oi].bk && !forms_done) {
             for (size_t i = 0; i < live; i++) bench_forms_rows(o, impl[i].name, impl[i].filter, w, out, indices);

@@ -5,6 +5,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -99,11 +101,27 @@ bench_measurement bench_measure(const bench_options *o, bench_fn fn, void *ctx, 
 
 void bench_progress(const bench_options *o, const char *fmt, ...)
 {
+    /* On a terminal, one line rewritten in place; into a file or a pipe (a CI
+     * log), at most one line per 10 s, so that a run of a few minutes leaves
+     * a few dozen lines, not one per step. */
     if (o->quiet) return;
+    static int tty = -1;
+    static double last = -1e9;
+    if (tty < 0) tty = isatty(STDERR_FILENO);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (!tty && now - last < 10) return;
+    last = now;
     va_list ap;
     va_start(ap, fmt);
-    fputs("[bench] ", stderr);
+    fputs(tty ? "\r\033[K[bench] " : "[bench] ", stderr);
     vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (!tty) fputc('\n', stderr);
     va_end(ap);
+}
+
+void bench_progress_done(const bench_options *o)
+{
+    if (!o->quiet && isatty(STDERR_FILENO)) fputs("\r\033[K", stderr);
 }

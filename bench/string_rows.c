@@ -1,5 +1,5 @@
 /*
- * string_rows.c — issue 13's rows for one kernel at one size: byte keys of
+ * string_rows.c — the byte-key rows for one kernel at one size: byte keys of
  * 8, 16, 32, 64 and 200 bytes and of mixed lengths 8..64, looked up through
  * a bloomsimd_keys view in the offsets form (Arrow's layout) and in the
  * pointer form, hashed alone (bloomsimd_hash_keys), and the path users had

@@ -153,7 +153,7 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
         bench_result *h = bench_result_find("memory", kernels[i], "huge-pages", n, 1);
         if (h && h->value >= 0 && bytes >= 2097152) snprintf(huge, sizeof huge, ", %.0f%% on huge pages", 100 * h->value);
     }
-    printf("\n== %s keys: %.1f %s, %s-resident%s, k=%u, %.2f bits/key, FPR %.3f%% (model %.3f%%) ==\n", keys,
+    printf("\n== %s keys: %.1f %s, %s%s, k=%u, %.2f bits/key, FPR %.3f%% (model %.3f%%) ==\n", keys,
            bytes >= 1048576 ? bytes / 1048576.0 : bytes / 1024.0, bytes >= 1048576 ? "MiB" : "KiB",
            bench_residency(m, (uint64_t)bytes), huge, k, bpk, fm ? 100 * fm->value : 0, model ? 100 * model->value : 0);
     printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s %7s %7s\n", "", "insert", "look0%", "look50", "look100",

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# bench.sh — the main job (README: "Run the benchmark"): build everything in
-# Release, run bloomsimd-bench on its default workload, then the short
-# benchmark of each client that is present.
+# bench.sh — the main job (README: "Run the benchmark"): build in Release
+# what the benchmarks run (no test suites), run bloomsimd-bench on its default
+# workload, then the short benchmark of each client that is present.
 #
 #   bash scripts/bench.sh [bloomsimd-bench options...]
+#   bash scripts/bench.sh --quick      a first taste: the library only, under 30 s
 #
 # BUILD_DIR (default: build) is the build directory. Options go to
 # bloomsimd-bench only (bloomsimd-bench --help). Exit status: non-zero if the
@@ -13,11 +14,35 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release || exit 1
-cmake --build "$build" || exit 1
+quick=0 folder=
+prev=
+for a in "$@"; do
+  [ "$a" = --quick ] && quick=1
+  [ "$prev" = --out ] && folder=$a
+  prev=$a
+done
+# one folder for the whole run: bloomsimd-bench's report and data, the clients' output
+out_args=()
+[ -n "$folder" ] || { folder=bench-results/$(date -u +%Y%m%dT%H%M%SZ); out_args=(--out "$folder"); }
+
+# Only the programs the benchmarks run: the bench, the CLI, the Redis module
+# and its client, the static library the Go package links. The build log goes
+# to a file; its last lines are shown if it fails.
+echo "building the benchmarks in $build (log: $build.log) ..."
+targets=(bloomsimd-bench bloomsimd-cli bloomsimd-gen-records bloomsimd_static)
+{ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOOMSIMD_BUILD_TESTS=OFF &&
+  cmake --build "$build" --target "${targets[@]}" &&
+  { ! cmake --build "$build" --target help | grep -q bloomsimd_redis ||
+    cmake --build "$build" --target bloomsimd_redis bloomsimd-redis-bench; }; } >"$build.log" 2>&1 ||
+  { tail -n 40 "$build.log"; echo "bench.sh: the build failed (full log: $build.log)" >&2; exit 1; }
 
 status=0
-"$build/bench/bloomsimd-bench" "$@" || status=$?
+"$build/bench/bloomsimd-bench" "${out_args[@]}" "$@" || status=$?
+if [ $quick = 1 ]; then
+  echo
+  echo "(--quick: the clients' benchmarks skipped; bash scripts/bench.sh runs them)"
+  exit $status
+fi
 
 # ---- clients' short benchmarks -------------------------------------------------
 # One line per client: `client NAME SCRIPT [ARGS...]` runs SCRIPT only if it
@@ -29,15 +54,18 @@ client() {
   shift 2
   [ -f "$script" ] || return 0
   echo
-  echo "=============== $name: $script"
-  BLOOMSIMD_BUILD_DIR="$build" bash "$script" "$@" || {
+  BLOOMSIMD_BUILD_DIR="$build" bash "$script" "$@" 2>"$folder/$name-bench.log" | tee "$folder/$name-bench.txt"
+  [ "${PIPESTATUS[0]}" = 0 ] || {
+    tail -n 20 "$folder/$name-bench.log" >&2
     echo "bench.sh: $name benchmark FAILED" >&2
     status=1
   }
 }
 client redis redis/bench/run.sh
-client cli cli/bench/cli_bench.sh
+client cli cli/bench/cli_bench.sh --short
 client go bindings/go/bench/run.sh
 # ---- end of clients ----------------------------------------------------------
 
+echo
+echo "everything this run measured: $folder/ (report.txt, results.csv, results.json, the clients' *-bench.txt)"
 exit $status

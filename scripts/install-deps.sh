@@ -23,14 +23,14 @@ case "${1:-}" in
   *) echo "usage: install-deps.sh [--test]" >&2; exit 2 ;;
 esac
 
-# ---- the main job: build everything (library, example, tests are part of the
-# default build) and run bloomsimd-bench and the clients' short benchmarks ----
+# ---- the main job: build what the benchmarks run (scripts/bench.sh builds no
+# test suite) and run bloomsimd-bench and the clients' short benchmarks ----
 bench_packages=(
   gcc cmake ninja-build pkg-config
   libxxhash-dev          # XXH3 hashing
   libsimde-dev           # the NEON kernel is compiled on x86 through SIMDe
-  libcriterion-dev       # the test suites are built by the default build
   libbloom-dev           # the bench's libbloom reference rows
+  gnuplot-nox            # the bench's chart in its output folder
   # clients (redis/, cli/, bindings/go/): what their build and short benchmark need
   redis-server redis-tools  # Redis module: the server and redis-benchmark for redis/bench
   time                   # CLI benchmark (cli/bench): peak RSS from GNU time
@@ -43,7 +43,8 @@ bench_packages=(
 test_packages=(
   clang libclang-rt-14-dev                               # clang stage, libFuzzer, sanitizers
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user  # the aarch64 stage
-  gnuplot-nox valgrind linux-perf                        # bench --plot, bench/cachegrind.sh, --perf
+  libcriterion-dev                                       # the Criterion test suites
+  valgrind linux-perf                                    # bench/cachegrind.sh, --perf
   # clients: what their tests need beyond the main job's packages
   python3-redis python3-pytest  # Redis module tests (redis/tests), run by Debian's /usr/bin/python3
   # Python package (bindings/python): build, tests, pip install into a venv on Debian's NumPy

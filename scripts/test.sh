@@ -55,9 +55,23 @@ stage_bench() {
   # small sizes, every kernel including emulated ones, every output format;
   # the bench checks its own results (no false negatives, counts) and exits
   # non-zero if they are wrong. Timings are reported, never asserted.
+  # The default report is the one-screen summary: at most 60 lines, ending
+  # with the folder that holds report.txt and the data.
+  rm -rf "$out/bench-smoke"
   "$out/release/bench/bloomsimd-bench" --keys 1e4,1e5 --reps 2 --queries 131072 --emulated --threads 2 --paired 20 --peer-rounds 10 \
-    --quiet --csv "$out/bench-smoke.csv" --json "$out/bench-smoke.json" &&
-    test -s "$out/bench-smoke.csv" && test -s "$out/bench-smoke.json"
+    --quiet --out "$out/bench-smoke" >"$out/bench-smoke.txt" || { cat "$out/bench-smoke.txt"; return 1; }
+  cat "$out/bench-smoke.txt"
+  local lines
+  lines=$(wc -l <"$out/bench-smoke.txt")
+  [ "$lines" -le 60 ] || { echo "bench summary: $lines lines (more than 60)"; return 1; }
+  tail -n 1 "$out/bench-smoke.txt" | grep -qF "$out/bench-smoke/report.txt" || { echo "bench summary: last line does not name the folder"; return 1; }
+  for f in report.txt results.csv results.json; do
+    test -s "$out/bench-smoke/$f" || { echo "bench: $out/bench-smoke/$f missing or empty"; return 1; }
+  done
+  grep -q "== verdict ==" "$out/bench-smoke/report.txt" || { echo "bench: report.txt lacks the full tables"; return 1; }
+  # --verbose puts the full tables on stdout as well
+  "$out/release/bench/bloomsimd-bench" --keys 1e4 --kernel scalar --reps 1 --queries 4096 --no-threads --paired 0 --peer-rounds 0 \
+    --no-libbloom --quiet --verbose --out "$out/bench-verbose" | grep -q "== verdict ==" || { echo "bench --verbose: no full tables"; return 1; }
 }
 stage_go() {
   # (incremental: seconds after the release stage, and never a stale library when run alone)

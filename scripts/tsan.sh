@@ -26,7 +26,7 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
 fi
 cmake --build "$build" --target bloomsimd_static >/dev/null
 
-# plain filters (test_concurrency) and issue 10's calls: add_new, growth, rotate
+# plain filters (test_concurrency) and the layered calls: add_new, growth, rotate
 suites=(test_concurrency test_concurrency_new)
 for suite in "${suites[@]}"; do
   # shellcheck disable=SC2046

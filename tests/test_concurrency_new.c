@@ -1,5 +1,5 @@
 /*
- * test_concurrency_new.c — issue 10's calls under BLOOMSIMD_CONCURRENT, on
+ * test_concurrency_new.c — add_new, growth and rotate under BLOOMSIMD_CONCURRENT, on
  * this run's kernel:
  *
  *   add_new   2 and 4 threads insert-and-report the SAME keys (each through a

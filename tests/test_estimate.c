@@ -115,7 +115,7 @@ Test(estimate, saturated_filter_gives_the_documented_bound)
     bloomsimd_destroy(f);
 }
 
-/* The dedup case of issue 11: a filter fed 7x its capacity. It is not
+/* The dedup case: a filter fed 7x its capacity. It is not
  * saturated, its estimate is finite and close, and the FPR now it reports
  * is the FPR measured on absent keys. */
 static void check_overfull(bloomsimd_filter *f, uint64_t inserted, double estimate_tolerance)

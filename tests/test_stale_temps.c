@@ -2,7 +2,7 @@
  * test_stale_temps.c — the temporary files of saves that died are removed by
  * the next save or load of the same path, and nothing else is:
  *
- *   - a save killed by SIGXFSZ (the file-size limit, as in the issue) leaves
+ *   - a save killed by SIGXFSZ (the file-size limit) leaves
  *     PATH.tmp-<pid>-...; the next save removes it, and so does a load;
  *   - a fake temporary named with a dead PID is removed; one named with a
  *     live PID (this process, a running child) is kept; one with a dead PID

@@ -1,5 +1,5 @@
 /*
- * hash_keys_neon_count.c — AArch64 instruction counts of bloomsimd_hash_keys (issue 13;
+ * hash_keys_neon_count.c — AArch64 instruction counts of bloomsimd_hash_keys (
  * bench/harness/README.md): run under `qemu-aarch64 -singlestep -d exec,nochain`, where
  * every executed guest instruction logs one "Trace" line; the count of
  * rounds R minus rounds 1, divided by (R - 1) * N, is instructions per key

@@ -2,7 +2,7 @@
  * hash_keys_sse42_paired.c — paired, alternating rounds: bloomsimd_hash_keys on an
  * sse42 filter vs the same call on a scalar filter (the reference loop) vs
  * libxxhash XXH3_64bits_withSeed per key, over byte-key views.
- * (issue 13; build and run: bench/harness/README.md)
+ * (build and run: bench/harness/README.md)
  *
  * Each round times every variant once over N keys (calls of CHUNK keys, as
  * add_keys/contains_keys chunk them), in an order that rotates per round.

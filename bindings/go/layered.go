@@ -34,7 +34,7 @@ import (
 )
 
 // Insert-and-report-new batches, selection vectors, scalable filters and
-// sliding windows (the core's issue #10 calls).
+// sliding windows (the library's layered-filter calls).
 
 // WithGrowth makes a scalable filter: when the newest layer has received
 // the keys it was sized for, a new layer factor times its capacity is added,

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # cli_bench.sh — the command-line tool against the usual tools.
 #
-#   bash cli/bench/cli_bench.sh [--full] [--records N[,N...]] [--rounds R] [--ref-rounds K]
+#   bash cli/bench/cli_bench.sh [--full] [--short] [--records N[,N...]] [--rounds R] [--ref-rounds K]
 #                               [--build DIR] [--dir DIR] [--md FILE] [--keep] [--only dedup|addquery]
+#
+# --short (scripts/bench.sh): one line per workload instead of the tables.
 #
 # Workloads (records made by bloomsimd-gen-records, a small C program):
 #   dedup:      N random records of 8..64 bytes, 30% of them repeats of earlier ones;
@@ -32,6 +34,7 @@ records=""
 rounds=""
 ref_rounds=""
 full=0
+short=0
 keep=0
 only=all
 work=""
@@ -39,6 +42,7 @@ md=""
 while [ $# -gt 0 ]; do
   case $1 in
     --full) full=1 ;;
+    --short) short=1 ;;
     --records) records=$2; shift ;;
     --rounds) rounds=$2; shift ;;
     --ref-rounds) ref_rounds=$2; shift ;;
@@ -102,10 +106,11 @@ measure() {
 summarize() {
   local mode=$1 title=$2 bytes=$3 nrec=$4 base=$5
   shift 5
-  /usr/bin/python3 - "$work/times" "$mode" "$bytes" "$nrec" "$base" "$title" "$@" >> "$out" <<'PY'
-import sys, statistics as st
+  SHORT=$short /usr/bin/python3 - "$work/times" "$mode" "$bytes" "$nrec" "$base" "$title" "$@" >> "$out" <<'PY'
+import os, sys, statistics as st
 path, mode, nbytes, nrec, base, title = sys.argv[1:7]
 names = sys.argv[7:]
+short = os.environ.get("SHORT") == "1"
 nbytes, nrec = float(nbytes), float(nrec)
 labels = {"bs_dedup": "bloomsimd dedup", "sort_u": "sort -u", "awk": "awk '!seen[$0]++'",
           "sort_uniq": "sort | uniq", "cat": "cat > /dev/null", "bs_add": "bloomsimd add",
@@ -114,6 +119,21 @@ runs = {}   # name -> {round: (seconds, rss_kb)}
 for line in open(path):
     name, rnd, secs, rss = line.split()
     runs.setdefault(name, {})[int(rnd)] = (float(secs), int(rss))
+if short:
+    # one line: the base command's time, then each other command against it,
+    # ratios within a round, median over the rounds
+    def ratio(name):
+        pairs = [(runs[name][k][0], runs[base][k][0]) for k in sorted(runs[name]) if k in runs[base]]
+        return st.median([a / b for a, b in pairs])
+    bt = st.median([s for s, _ in runs[base].values()])
+    if mode == "speedup":
+        parts = [f"{labels[n]} {ratio(n):.1f}x the time" for n in names if n != base]
+        rss = max(r for _, r in runs[base].values()) / 1024
+        print(f"  {title.split(';')[0]}: {labels[base]} {bt:.2f} s, {rss:.0f} MB peak RSS; " + ", ".join(parts))
+    else:
+        parts = [f"{labels[n]} {100 / ratio(n):.0f}%" for n in names if n != base]
+        print(f"  {title.split(',')[0]}: cat {nbytes / bt / 1e6:.0f} MB/s; of cat's MB/s: " + ", ".join(parts))
+    sys.exit(0)
 print(f"\n**{title}** ({nbytes / 1e6:.0f} MB, {len(runs[base])} rounds)\n")
 def quiet(pairs):
     """the ratio over the quietest tenth of the rounds (least total time), at least one round"""
@@ -219,6 +239,11 @@ for n in ${records//,/ }; do
   rm -f "$mixed" "$fixed" "$work"/*.bsf
 done
 
+[ $short = 0 ] || {
+  echo "bloomsimd command against the usual tools ($r rounds, order alternating; the tables: bash cli/bench/cli_bench.sh)"
+  cat "$out"
+  exit 0
+}
 {
   echo
   echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), kernel $("$BS" --version | sed 's/.*kernel //; s/)//')."

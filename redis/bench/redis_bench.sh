@@ -5,8 +5,8 @@
 #
 # One redis-server on 127.0.0.1 (a free port, stopped by pid on exit) with
 # bloomsimd.so loaded; a filter reserved for 10^7 items at 1%. Single-item and
-# BF.M* rows use redis-benchmark -c 50 -P 16 (the harness of the RedisBloom
-# anchors in the issue); the binary BFX rows, the 10^7 fill, and the
+# BF.M* rows use redis-benchmark -c 50 -P 16 (how RedisBloom was measured
+# for comparison); the binary BFX rows, the 10^7 fill, and the
 # SETBIT/GETBIT (Redisson) and SADD/SISMEMBER baselines use
 # bloomsimd-redis-bench (redis/bench/redis_bench.c), pipelined the same way.
 # Every throughput row is measured in `rounds` alternating rounds (default 5)
@@ -63,14 +63,14 @@ mem() { cli INFO memory | tr -d '\r' | awk -F: -v k="$1" '$1 == k { print $2 }';
 
 declare -A samples
 add() { samples[$1]+="$2 "; }
-median_range() { # values... -> "median [min - max]"
+median_range() { # values... -> "median [min - max]", or the value alone for one round
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
-    printf "%.3g [%.3g - %.3g]", m, v[1], v[NR] }'
+    if (NR == 1) printf "%.3g", m; else printf "%.3g [%.3g - %.3g]", m, v[1], v[NR] }'
 }
 
 echo "rounds: $rounds; machine: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for ((round = 1; round <= rounds; round++)); do
-  echo "round $round/$rounds" >&2
+  [ "$rounds" = 1 ] || echo "round $round/$rounds" >&2
   # fresh filters reserved for 10^7 at 1% each round, so inserts never grow them
   cli DEL bf bfx >/dev/null
   cli BF.RESERVE bf 0.01 10000000 >/dev/null
@@ -119,6 +119,25 @@ set_before=$(mem used_memory)
 cb --cmd sadd --key set --batch 1000 --items "$FILL" --clients 4 --pipeline 4 >/dev/null
 set_after=$(mem used_memory)
 
+med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+mps() { awk -v v="$(med $1)" 'BEGIN { printf "%.2f M", v / 1e6 }'; } # "values..." -> "1.23 M"
+if [ "${BENCH_SHORT:-0}" = 1 ]; then
+  # scripts/bench.sh's form: a few lines with units (the full tables: this script alone)
+  # shellcheck disable=SC2086
+  {
+    what="median of $rounds rounds"; [ "$rounds" = 1 ] && what="one round"
+    echo "Redis module: redis-server $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'), 50 clients, pipeline 16, $what"
+    printf '  %-37s %s req/s (PING %s req/s)\n' "BF.ADD / BF.EXISTS" "$(mps "${samples[bf.add]}") / $(mps "${samples[bf.exists]}")" "$(mps "${samples[ping]}")"
+    printf '  %-37s %s items/s\n' "BF.MADD / BF.MEXISTS, 100 a command" "$(mps "${samples[bf.madd 100]}") / $(mps "${samples[bf.mexists 100]}")"
+    printf '  %-37s %s items/s\n' "BFX.MADD64 / MEXISTS64, 10^4 a cmd" "$(mps "${samples[bfx.madd64 10000]}") / $(mps "${samples[bfx.mexists64 10000]}")"
+    printf '  %-37s %s items/s\n' "SETBIT / GETBIT, k = 7 (Redisson)" "$(mps "${samples[setbit k=7]}") / $(mps "${samples[getbit k=7]}")"
+    printf '  %-37s %s bits/item (MEMORY USAGE), FPR %s%% on absent items\n' "after $FILL items at 1%" \
+      "$(awk "BEGIN { printf \"%.2f\", $usage * 8 / $FILL }")" "$(awk "BEGIN { printf \"%.3f\", $fpr * 100 }")"
+    printf '  %-37s %s s / %s s\n' "SAVE / load (DEBUG RELOAD)" "$(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }")" \
+      "$(awk "BEGIN { printf \"%.3f\", $t2 - $t1 }")"
+  }
+  exit 0
+fi
 echo
 echo "| row | median [min - max] over $rounds rounds |"
 echo "|---|---|"

@@ -275,4 +275,4 @@ def persistence_support(pytestconfig, module_path):
 def needs_persistence(persistence_support):
     if not persistence_support:
         pytest.skip("blocked on libbloomsimd: scalable filters and the items counter are not "
-                    "serialized yet (issue #10 stage 4)")
+                    "serialized by this libbloomsimd")

@@ -1,0 +1,210 @@
+/*
+ * summary.c — the one-screen summary bloomsimd-bench prints on stdout (the
+ * full tables go to report.txt in the output folder; --verbose shows them).
+ *
+ * What a user running the bench wants first, one row per filter size:
+ * the fastest kernel and its batched lookup / insert and one-call-per-key
+ * lookup in ns/key, how far that is from the memory floor (the ceiling:
+ * hash + block index + one prefetched read per key), the ratio to each peer
+ * (their time / ours: above 1.00x we are faster), and the FPR check
+ * (measured against the layout model). Then the paired rounds against the
+ * split-block peer, which carry the spread a single median hides, and the
+ * folder. Every figure comes from bench_result records of this run.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bloomsimd.h>
+
+#include "run.h"
+
+static const char *fastest(const char *const *kernels, size_t nk, uint64_t n)
+{
+    const char *best = NULL;
+    double ns = INFINITY;
+    for (size_t i = 0; i < nk; i++) {
+        if (bloomsimd_kernel_emulated(kernels[i])) continue;
+        bench_result *r = bench_result_find("kernel", kernels[i], "lookup0", n, 1);
+        if (r && r->ns.median < ns) ns = r->ns.median, best = kernels[i];
+    }
+    return best;
+}
+
+static double median_of(const char *section, const char *impl, const char *op, uint64_t n)
+{
+    bench_result *r = impl ? bench_result_find(section, impl, op, n, 1) : NULL;
+    return r ? r->ns.median : NAN;
+}
+
+/* "  2.17" or "     -" */
+static void cell(FILE *out, const char *fmt, double v, int width)
+{
+    if (isfinite(v) && v > 0)
+        fprintf(out, fmt, v);
+    else
+        fprintf(out, "%*s", width, "-");
+}
+
+/* their time / ours */
+static double speedup(const char *impl, const char *op, const char *ours, uint64_t n)
+{
+    double them = median_of("reference", impl, op, n), us = median_of("kernel", ours, op, n);
+    return them / us;
+}
+
+static void size_rows(FILE *out, const bench_machine *m, const char *const *kernels, size_t nk,
+                      const uint64_t *sizes, size_t nsizes, bool *fpr_ok)
+{
+    fprintf(out, "\n%-6s %-7s %-7s %7s %7s %7s %8s  %-16s %-10s %s\n", "keys", "memory", "fastest", "lookup",
+            "insert", "single", "lookup /", " vs split-block", "vs classic", "FPR measured");
+    fprintf(out, "%-6s %-7s %-7s %7s %7s %7s %8s  %-16s %-10s %s\n", "", "", "kernel", "ns/key", "ns/key", "ns/key",
+            "floor", " lookup  insert", "  lookup", "(model)");
+    for (size_t s = 0; s < nsizes; s++) {
+        uint64_t n = sizes[s];
+        const char *b = fastest(kernels, nk, n);
+        if (!b) continue;
+        char keys[32];
+        bench_format_keys(keys, sizeof keys, n);
+        bench_result *fm = bench_result_find("fpr", "bloomsimd", "measured", n, 1);
+        bench_result *model = bench_result_find("fpr", "bloomsimd", "model", n, 1);
+        double bpk = 0;
+        unsigned k = 0;
+        if (fm) sscanf(fm->note, "bits/key=%lf k=%u", &bpk, &k);
+        double bytes = bpk * (double)n / 8;
+        const char *res = bench_residency(m, (uint64_t)bytes);
+        char mem[16];
+        snprintf(mem, sizeof mem, "%s", strncmp(res, "L1", 2) == 0 ? "L1" : strncmp(res, "L2", 2) == 0 ? "L2" : "past L2");
+        bench_result *lk = bench_result_find("kernel", b, "lookup0", n, 1);
+        fprintf(out, "%-6s %-7s %-7s ", keys, mem, b);
+        cell(out, "%7.2f", median_of("kernel", b, "lookup0", n), 7);
+        cell(out, " %7.2f", median_of("kernel", b, "insert", n), 8);
+        cell(out, " %7.2f", median_of("kernel", b, "single0", n), 8);
+        cell(out, " %7.2fx", lk ? lk->ratio : NAN, 9);
+        cell(out, "  %6.2fx", speedup("sbbf", "lookup0", b, n), 9);
+        cell(out, " %6.2fx", speedup("sbbf", "insert", b, n), 8);
+        cell(out, "  %7.1fx", speedup("classic", "lookup0", b, n), 10);
+        if (fm && model && model->value > 0) {
+            /* the check the bench itself makes: measured within a few sigma of
+             * the model (run_size.c fails the run otherwise); here, the ratio */
+            fprintf(out, "  %.3f%% (%.3f%%)", 100 * fm->value, 100 * model->value);
+            if (fm->value > 1.25 * model->value) *fpr_ok = false;
+        }
+        fprintf(out, "\n");
+    }
+}
+
+/* The paired-round result of one kernel, operation, size and target FPR. */
+static bench_result *paired(const char *kernel, const char *op, uint64_t n, double target)
+{
+    bench_result *r = NULL;
+    for (size_t j = 0; j < bench_result_count(); j++) {
+        bench_result *c = bench_result_get(j);
+        if (strcmp(c->section, "vs-peer") == 0 && strcmp(c->impl, kernel) == 0 && strcmp(c->op, op) == 0 &&
+            c->keys == n && c->x == target)
+            r = c;
+    }
+    return r && r->value > 0 ? r : NULL;
+}
+
+/* "  1.16x [0.68-1.77]": peer time / ours (the record holds ours / the peer's) */
+static void paired_cell(FILE *out, bench_result *r)
+{
+    double p10 = NAN, p90 = NAN;
+    if (!r) {
+        fprintf(out, "  %-18s", "-");
+        return;
+    }
+    sscanf(r->note, "p10=%lf p90=%lf", &p10, &p90);
+    char text[40];
+    snprintf(text, sizeof text, "%.2fx [%.2f-%.2f]", 1 / r->value, 1 / p90, 1 / p10);
+    fprintf(out, "  %-18s", text);
+}
+
+static void peer_rows(FILE *out, const bench_options *o, const char *const *kernels, size_t nk,
+                      const uint64_t *sizes, size_t nsizes)
+{
+    /* the library's default kernel, and avx2 for the many AVX2-only CPUs */
+    const char *dk = bloomsimd_default_kernel(), *shown[2] = {NULL, NULL};
+    size_t ns = 0;
+    for (size_t i = 0; i < nk; i++)
+        if (dk && strcmp(kernels[i], dk) == 0) shown[ns++] = kernels[i];
+    for (size_t i = 0; i < nk && ns < 2; i++)
+        if (strcmp(kernels[i], "avx2") == 0 && (!shown[0] || strcmp(shown[0], "avx2"))) shown[ns++] = kernels[i];
+    bool any = false;
+    for (size_t i = 0; i < ns; i++)
+        for (size_t s = 0; s < nsizes; s++) any |= paired(shown[i], "lookup0", sizes[s], o->peer_fprs[0]) != NULL;
+    if (!any) return;
+    fprintf(out, "\npaired rounds against the split-block peer (same keys and target FPR): peer time / ours,\n"
+                 "above 1.00x we are faster; quietest tenth of the rounds [p10-p90 of all rounds]\n");
+    fprintf(out, "%-12s", "FPR   keys");
+    for (size_t i = 0; i < ns; i++) {
+        char h[2][32];
+        snprintf(h[0], sizeof h[0], "%s lookup", shown[i]);
+        snprintf(h[1], sizeof h[1], "%s insert", shown[i]);
+        fprintf(out, "  %-18s  %-18s", h[0], h[1]);
+    }
+    fprintf(out, "\n");
+    for (size_t t = 0; t < o->npeer_fprs; t++)
+        for (size_t s = 0; s < nsizes; s++) {
+            char keys[32], label[40];
+            bench_format_keys(keys, sizeof keys, sizes[s]);
+            snprintf(label, sizeof label, "%g%%", 100 * o->peer_fprs[t]);
+            fprintf(out, "%-5s %-6s", label, keys);
+            for (size_t i = 0; i < ns; i++) {
+                paired_cell(out, paired(shown[i], "lookup0", sizes[s], o->peer_fprs[t]));
+                paired_cell(out, paired(shown[i], "insert", sizes[s], o->peer_fprs[t]));
+            }
+            fprintf(out, "\n");
+        }
+}
+
+static void layered_row(FILE *out)
+{
+    bench_result *fixed = NULL, *grown = NULL;
+    for (size_t i = 0; i < bench_result_count(); i++) {
+        bench_result *r = bench_result_get(i);
+        if (strcmp(r->section, "layered") || strcmp(r->op, "lookup0")) continue;
+        if (strcmp(r->impl, "fixed") == 0) fixed = r;
+        if (strcmp(r->impl, "scalable") == 0) grown = r;
+    }
+    if (!fixed || !grown || !(fixed->ns.median > 0)) return;
+    char keys[32];
+    bench_format_keys(keys, sizeof keys, fixed->keys);
+    fprintf(out, "\ngrown filter (scalable from n/1000, growth 2) at %s keys: lookups take %.2fx the time of\n"
+                 "a filter sized for all keys (report.txt: bits/key and FPR of each layered filter)\n",
+            keys, grown->ns.median / fixed->ns.median);
+}
+
+void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *m, const char *const *kernels,
+                        size_t nk, const uint64_t *sizes, size_t nsizes, const char *folder, bool wrote_plot)
+{
+    fprintf(out, "bloomsimd-bench %s on %s, %u CPUs\n", bloomsimd_version_string(), m->cpu_model, m->ncpus);
+    double load[3];
+    if (getloadavg(load, 3) == 3 && load[0] > 0.5 * m->ncpus)
+        fprintf(out, "load %.2f on %u CPUs: other work is running; read the ratios, not the times\n", load[0],
+                m->ncpus);
+    const char *dk = bloomsimd_default_kernel();
+    fprintf(out, "kernels:");
+    for (size_t i = 0; i < nk; i++) fprintf(out, " %s", kernels[i]);
+    fprintf(out, "; the library's default here: %s (BLOOMSIMD_KERNEL forces one)\n", dk ? dk : "none");
+    if (o->fpr > 0)
+        fprintf(out, "filters sized for FPR %g; ", o->fpr);
+    else
+        fprintf(out, "filters at %.3g bits/key; ", o->bits_per_key);
+    fprintf(out, "random 64-bit keys, batches of %zu, absent keys looked up; medians of %u reps\n", o->batch,
+            o->reps);
+    bool fpr_ok = true;
+    size_rows(out, m, kernels, nk, sizes, nsizes, &fpr_ok);
+    fprintf(out, "(single = one bloomsimd_contains_u64 call per key; floor = hash + block index + one read\n"
+                 " per key; vs peer, classic: their time / ours, above 1.00x we are faster)\n");
+    peer_rows(out, o, kernels, nk, sizes, nsizes);
+    layered_row(out);
+    unsigned failed = bench_check_failures();
+    fprintf(out, "\nchecks: %s; FPR %s\n",
+            failed ? "FAILED (report.txt says which)" : "no false negatives, every count as expected",
+            fpr_ok ? "at or near the layout model at every size" : "above the model at some size (report.txt)");
+    fprintf(out, "full tables: %s/report.txt; data: results.csv, results.json%s\n", folder,
+            wrote_plot ? ", bench-ns-per-key.png" : " (charts: apt-get install gnuplot-nox)");
+}
