@@ -150,7 +150,14 @@ typedef struct bloomsimd_filter bloomsimd_filter;
 #define BLOOMSIMD_CONCURRENT 0x1u
 /* Never ask the kernel for transparent huge pages, even for large filters. */
 #define BLOOMSIMD_NO_HUGEPAGES 0x2u
+/* The flags a filter keeps (its file records them). */
 #define BLOOMSIMD_KNOWN_FLAGS (BLOOMSIMD_CONCURRENT | BLOOMSIMD_NO_HUGEPAGES)
+/* A Parquet split-block Bloom filter, bit for bit ("Parquet split-block
+ * filters" below): layout split256 (options.layout 0 or SPLIT256), keys hashed
+ * with XXH64 seed 0 of their Parquet PLAIN encoding instead of XXH3. Seed 0
+ * only, never layered. A create-time option: files record it as their hash
+ * (hash 2), and bloomsimd_info.flags reports it. */
+#define BLOOMSIMD_PARQUET 0x4u
 
 /*
  * Options for bloomsimd_create_with. Zero-initialise, then set what you need:
@@ -170,7 +177,8 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *   kernel    "scalar", "sse42", "avx2", "avx512", "neon" (in any case), or
  *             NULL for the best this CPU runs (or the BLOOMSIMD_KERNEL
  *             environment variable, also in any case).
- *   flags     a combination of BLOOMSIMD_CONCURRENT and BLOOMSIMD_NO_HUGEPAGES.
+ *   flags     a combination of BLOOMSIMD_CONCURRENT, BLOOMSIMD_NO_HUGEPAGES and
+ *             BLOOMSIMD_PARQUET.
  *
  * Layered filters (one handle; every call below works on them):
  *   growth      scalable filter (docs/SCALABLE.md). 0 = fixed size; >= 1 =
@@ -866,7 +874,50 @@ BLOOMSIMD_API double bloomsimd_estimate_count(const bloomsimd_filter *filter);
 BLOOMSIMD_API double bloomsimd_fill_ratio(const bloomsimd_filter *filter);
 
 /* ======================================================================== */
-/* Parquet: footers and split-block Bloom filter headers (docs/PARQUET.md)  */
+/* Parquet split-block filters (docs/PARQUET.md)                            */
+/* ======================================================================== */
+
+/*
+ * A filter created with BLOOMSIMD_PARQUET is Parquet's split-block Bloom
+ * filter (parquet-format BloomFilter.md): z blocks of 8 little-endian 32-bit
+ * words, a value's hash h = XXH64(PLAIN encoding, seed 0), its block
+ * ((h >> 32) * z) >> 32, and in word w the bit ((uint32_t)h * SALT[w]) >> 27
+ * (kernels/layout_split256.h). Every call of this header works on it, with
+ * the keys given as their PLAIN encoding: INT64 / DOUBLE values as u64 keys
+ * (the 8 little-endian bytes; a double's bit pattern), INT32 / FLOAT as
+ * 4-byte byte keys, BYTE_ARRAY values as their bytes (no length prefix),
+ * FIXED_LEN_BYTE_ARRAY as their bytes. bloomsimd_hash_batch_u64 and
+ * bloomsimd_hash give these XXH64 hashes; a Parquet filter has no
+ * bloomsimd_view (its hash is not the one bindings probe in place).
+ */
+
+/* Reads a Parquet filter: a BloomFilterHeader (BLOCK, XXHASH, UNCOMPRESSED)
+ * followed by its bitset, from buf[0..len) (as stored in a file at a column
+ * chunk's bloom_filter_offset), into a new heap filter with
+ * BLOOMSIMD_PARQUET (the bitset is copied; kernel as for bloomsimd_create).
+ * *consumed (may be NULL) gets header + bitset bytes. Returns BLOOMSIMD_OK,
+ * or what bloomsimd_parquet_header_parse returns, _CORRUPT if the bitset is
+ * shorter than numBytes, _TOO_LARGE above 2^32 blocks, _NO_MEMORY,
+ * _KERNEL_UNAVAILABLE; *out is NULL on failure. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_read(bloomsimd_filter **out, const void *buf, size_t len,
+                                                      size_t *consumed);
+/* Writes a BLOOMSIMD_PARQUET filter as a BloomFilterHeader and its bitset
+ * into buf[0..cap). *written (may be NULL) gets the length (also when cap is
+ * too small: then it is what is needed). Returns BLOOMSIMD_OK,
+ * _INVALID_ARGUMENT (NULL, not a Parquet filter, or a bitset above INT32_MAX
+ * bytes) or _TOO_LARGE (cap too small). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_write(const bloomsimd_filter *filter, void *buf, size_t cap,
+                                                       size_t *written);
+/* The bitset size for ndv distinct values at false-positive rate fpr: the
+ * fewest 32-byte blocks whose exact model FPR is <= fpr (what
+ * bloomsimd_create_with with BLOOMSIMD_PARQUET allocates), in bytes. Parquet
+ * writers commonly round up to a power of two and cap at 128 MiB; *bytes is
+ * not rounded. Returns BLOOMSIMD_OK, _INVALID_ARGUMENT (NULL, ndv 0, fpr
+ * outside [BLOOMSIMD_MIN_FPR, 1)) or _TOO_LARGE (above INT32_MAX bytes). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_size_for(uint64_t ndv, double fpr, uint64_t *bytes);
+
+/* ======================================================================== */
+/* Parquet footers                                                          */
 /* ======================================================================== */
 
 /*

@@ -50,10 +50,12 @@ enum {
 };
 
 /* How keys become 64-bit hashes: the file format's hash_id (docs/FORMAT.md).
- * Today every filter uses XXH3_64bits_withSeed; a filter's hash is a property
+ * XXH3_64bits_withSeed, or for BLOOMSIMD_PARQUET filters XXH64; a filter's hash is a property
  * of its geometry (bloomsimd_geometry.hash_id) so that another hash can be
  * added as another id. */
 #define BLOOMSIMD_HASH_XXH3 1u
+/* Parquet's: XXH64 seed 0 of the PLAIN encoding (BLOOMSIMD_PARQUET filters, split256). */
+#define BLOOMSIMD_HASH_PARQUET_XXH64 2u
 
 /*
  * Everything a kernel needs to probe or set one filter. The core fills it at

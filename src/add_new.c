@@ -39,7 +39,10 @@ bloomsimd_status bloomsimd_add_new_batch_u64(bloomsimd_filter *f, const uint64_t
     if (n == 0) return BLOOMSIMD_OK;
     if (!keys) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "keys is NULL with n %zu", n);
     if (f->layers) return layered(f, keys, true, n, out, new_count);
-    return finish(f, f->kernel->add_new_u64(&f->geometry, keys, n, out), new_count);
+    return finish(f,
+                  bloomsimd_is_parquet(f) ? bloomsimd_parquet_add_new_u64(f, keys, n, out)
+                                          : f->kernel->add_new_u64(&f->geometry, keys, n, out),
+                  new_count);
 }
 
 bloomsimd_status bloomsimd_add_new_hashes(bloomsimd_filter *f, const uint64_t *hashes, size_t n, uint8_t *out,
@@ -115,7 +118,7 @@ bloomsimd_status bloomsimd_add_new_u64(bloomsimd_filter *f, uint64_t key, bool *
     if (was_new) *was_new = false;
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
-    return add_new_one(f, bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip), was_new);
+    return add_new_one(f, bloomsimd_key_hash_u64(f, key), was_new);
 }
 
 bloomsimd_status bloomsimd_add_new(bloomsimd_filter *f, const void *key, size_t len, bool *was_new)

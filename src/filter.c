@@ -27,7 +27,8 @@ bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, const bloomsimd_geom
     f->fd = -1;
     f->kernel = kernel;
     f->seed = seed;
-    f->flags = flags;
+    /* a Parquet file records its hash, not the option: the flag follows the hash */
+    f->flags = shape->hash_id == BLOOMSIMD_HASH_PARQUET_XXH64 ? flags | BLOOMSIMD_PARQUET : flags & ~BLOOMSIMD_PARQUET;
     f->geometry.nblocks = shape->blocks;
     f->geometry.k = shape->k;
     f->geometry.layout = shape->layout;
@@ -47,6 +48,10 @@ bloomsimd_status bloomsimd_create_with(bloomsimd_filter **out, const bloomsimd_o
     if (!out) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "out is NULL");
     if (!o) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "options is NULL");
 
+    if ((o->flags & BLOOMSIMD_PARQUET) && (o->growth != 0 || o->tightening != 0.0 || o->generations > 1))
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "BLOOMSIMD_PARQUET with growth %u, generations %u: a Parquet filter is one bit array",
+                              (unsigned)o->growth, (unsigned)o->generations);
     if (o->growth != 0 || o->tightening != 0.0 || o->generations > 1) return bloomsimd_layered_create(o, out);
 
     bloomsimd_geometry_choice choice;

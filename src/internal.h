@@ -11,6 +11,7 @@
 
 #include "../include/bloomsimd.h"
 #include "../kernels/kernel.h"
+#include "../kernels/layout.h"
 #include "../kernels/xxh3_bytes.h"
 
 /* How the bit array is held; decides how destroy releases it. */
@@ -190,5 +191,56 @@ size_t bloomsimd_lookup_u64(const bloomsimd_filter *f, const uint64_t *keys, siz
 /* The same for byte keys; a NULL keys[i] with lens[i] > 0 is absent. */
 size_t bloomsimd_lookup_bytes(const bloomsimd_filter *f, const void *const *keys, const size_t *lens, size_t n,
                               bloomsimd_hit_form form, void *out);
+
+/* ---- Parquet split-block filters (parquet/mode.c) ---- */
+/* XXH64, seed 0, of the 8 little-endian bytes of key: Parquet's hash of an
+ * INT64 / DOUBLE value, inlined for the single-key calls. XXH64 of an 8-byte
+ * input (xxHash's spec, "XXH64 algorithm", steps 1, 4 and 5):
+ *     acc = seed + P5 + 8
+ *     acc ^= rotl(key * P2, 31) * P1;   acc = rotl(acc, 27) * P1 + P4
+ *     avalanche: acc ^= acc >> 33; acc *= P2; acc ^= acc >> 29; acc *= P3; acc ^= acc >> 32
+ * tests/parquet/test_parquet_mode.c checks it against libxxhash's XXH64. */
+#define BLOOMSIMD_XXH64_P1 UINT64_C(0x9E3779B185EBCA87)
+#define BLOOMSIMD_XXH64_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
+#define BLOOMSIMD_XXH64_P3 UINT64_C(0x165667B19E3779F9)
+#define BLOOMSIMD_XXH64_P4 UINT64_C(0x85EBCA77C2B2AE63)
+#define BLOOMSIMD_XXH64_P5 UINT64_C(0x27D4EB2F165667C5)
+
+
+static inline uint64_t bloomsimd_xxh64_u64(uint64_t key)
+{
+    uint64_t acc = BLOOMSIMD_XXH64_P5 + 8;
+    acc ^= bloomsimd_rotl64(key * BLOOMSIMD_XXH64_P2, 31) * BLOOMSIMD_XXH64_P1;
+    acc = bloomsimd_rotl64(acc, 27) * BLOOMSIMD_XXH64_P1 + BLOOMSIMD_XXH64_P4;
+    acc ^= acc >> 33;
+    acc *= BLOOMSIMD_XXH64_P2;
+    acc ^= acc >> 29;
+    acc *= BLOOMSIMD_XXH64_P3;
+    return acc ^ (acc >> 32);
+}
+
+static inline bool bloomsimd_is_parquet(const bloomsimd_filter *f)
+{
+    return f->geometry.hash_id == BLOOMSIMD_HASH_PARQUET_XXH64;
+}
+
+/* A 64-bit key's hash under the filter's hash (what single-key calls probe). */
+static inline uint64_t bloomsimd_key_hash_u64(const bloomsimd_filter *f, uint64_t key)
+{
+    return bloomsimd_is_parquet(f) ? bloomsimd_xxh64_u64(key) : bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip);
+}
+
+/* XXH64 seed 0 of a byte key (libxxhash). */
+uint64_t bloomsimd_parquet_hash_bytes(const void *key, size_t len);
+/* hashes[i] = bloomsimd_xxh64_u64(keys[i]). */
+void bloomsimd_parquet_hash_u64(const uint64_t *keys, size_t n, uint64_t *hashes);
+/* The batched u64 calls of a Parquet filter: hashed a chunk at a time, then
+ * probed by the kernel's pre-hashed entries (the same blocks and bits). */
+void bloomsimd_parquet_add_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n);
+size_t bloomsimd_parquet_lookup_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                                    void *out);
+size_t bloomsimd_parquet_add_new_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint8_t *out);
+/* Byte keys first .. first+count-1 of a validated view, hashed with XXH64. */
+void bloomsimd_parquet_hash_keys(const bloomsimd_keys *v, size_t first, size_t count, uint64_t *hashes);
 
 #endif

@@ -88,6 +88,14 @@ bloomsimd_status bloomsimd_keys_validate(const bloomsimd_keys *v)
 void bloomsimd_keys_hash_range(const bloomsimd_filter *f, const bloomsimd_keys *v, size_t first, size_t count,
                                uint64_t *hashes)
 {
+    if (bloomsimd_is_parquet(f)) {
+        if (!v->data && v->layout != BLOOMSIMD_KEYS_POINTERS) { /* every key empty (see below) */
+            for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_parquet_hash_bytes(NULL, 0);
+            return;
+        }
+        bloomsimd_parquet_hash_keys(v, first, count, hashes);
+        return;
+    }
     if (!v->data && v->layout != BLOOMSIMD_KEYS_POINTERS) {
         /* A view without data passed validation only if every key is empty.
          * They all hash alike; no kernel gets to form data + offset, which is

@@ -46,20 +46,24 @@ static bloomsimd_status insert_layered(bloomsimd_filter *f, const uint64_t *hash
 uint64_t bloomsimd_hash(const bloomsimd_filter *f, const void *key, size_t len)
 {
     if (!f || (!key && len)) return 0;
+    if (bloomsimd_is_parquet(f)) return bloomsimd_parquet_hash_bytes(key, len);
     return bloomsimd_xxh3_key(&f->xxh3, (const uint8_t *)key, len);
 }
 
 void bloomsimd_hash_batch_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint64_t *hashes)
 {
     if (!f || !keys || !hashes) return;
-    f->kernel->hash_u64(f->geometry.hash_bitflip, keys, n, hashes);
+    if (bloomsimd_is_parquet(f))
+        bloomsimd_parquet_hash_u64(keys, n, hashes);
+    else
+        f->kernel->hash_u64(f->geometry.hash_bitflip, keys, n, hashes);
 }
 
 bloomsimd_status bloomsimd_add_u64(bloomsimd_filter *f, uint64_t key)
 {
     bloomsimd_status st = bloomsimd_check_writable(f);
     if (st != BLOOMSIMD_OK) return st;
-    uint64_t hash = bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip);
+    uint64_t hash = bloomsimd_key_hash_u64(f, key);
     if (f->layers) return insert_layered(f, &hash, 1);
     f->kernel->add_one(&f->geometry, hash);
     return BLOOMSIMD_OK;
@@ -70,7 +74,7 @@ bloomsimd_status bloomsimd_add_u64(bloomsimd_filter *f, uint64_t key)
 bool bloomsimd_contains_u64(const bloomsimd_filter *f, uint64_t key)
 {
     if (!f) return false;
-    uint64_t hash = bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip);
+    uint64_t hash = bloomsimd_key_hash_u64(f, key);
     if (f->layers) return bloomsimd_layered_contains_one(f, hash);
     return f->kernel->contains_one(&f->geometry, hash);
 }
@@ -105,7 +109,10 @@ bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *ke
         size_t counted;
         return bloomsimd_layered_insert(f, keys, true, n, NULL, &counted, false);
     }
-    f->kernel->add_u64(&f->geometry, keys, n);
+    if (bloomsimd_is_parquet(f))
+        bloomsimd_parquet_add_u64(f, keys, n);
+    else
+        f->kernel->add_u64(&f->geometry, keys, n);
     return BLOOMSIMD_OK;
 }
 

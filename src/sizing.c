@@ -64,10 +64,26 @@ static uint64_t fewest_blocks(fpr_model model, uint64_t capacity, double p, uint
 
 static bloomsimd_status validate(const bloomsimd_options *o, double *p)
 {
-    if (o->flags & ~BLOOMSIMD_KNOWN_FLAGS)
+    if (o->flags & ~(BLOOMSIMD_KNOWN_FLAGS | BLOOMSIMD_PARQUET))
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
-                              "unknown flags 0x%x (known: BLOOMSIMD_CONCURRENT 0x1, BLOOMSIMD_NO_HUGEPAGES 0x2)",
-                              (unsigned)(o->flags & ~BLOOMSIMD_KNOWN_FLAGS));
+                              "unknown flags 0x%x (known: BLOOMSIMD_CONCURRENT 0x1, BLOOMSIMD_NO_HUGEPAGES 0x2, "
+                              "BLOOMSIMD_PARQUET 0x4)",
+                              (unsigned)(o->flags & ~(BLOOMSIMD_KNOWN_FLAGS | BLOOMSIMD_PARQUET)));
+    if (o->flags & BLOOMSIMD_PARQUET) {
+        /* Parquet's filter is split256 hashed with XXH64 seed 0, nothing else */
+        if (o->layout != BLOOMSIMD_LAYOUT_DEFAULT && o->layout != BLOOMSIMD_LAYOUT_SPLIT256)
+            return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                                  "BLOOMSIMD_PARQUET with layout %u: Parquet's filter is layout 3, split256",
+                                  (unsigned)o->layout);
+        if (o->seed != 0)
+            return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                                  "BLOOMSIMD_PARQUET with seed %llu: Parquet hashes with XXH64 seed 0",
+                                  (unsigned long long)o->seed);
+        if (o->k != 0 && o->k != BLOOMSIMD_SPLIT256_K)
+            return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                                  "BLOOMSIMD_PARQUET with k %u: Parquet sets exactly 8 bits per value (k 0 or 8)",
+                                  (unsigned)o->k);
+    }
     if (o->k > BLOOMSIMD_MAX_K)
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "k %u is above the maximum %u (BLOOMSIMD_MAX_K)",
                               (unsigned)o->k, BLOOMSIMD_MAX_K);
@@ -136,8 +152,9 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd
     if (st != BLOOMSIMD_OK) return st;
     /* A kernel that cannot run is reported by the kernel selection that
      * follows every sizing; here it only means no kernel default. */
-    choice->layout = bloomsimd_resolve_layout(o, bloomsimd_kernel_lookup(o->kernel));
-    choice->hash_id = BLOOMSIMD_HASH_XXH3;
+    choice->layout = (o->flags & BLOOMSIMD_PARQUET) ? BLOOMSIMD_LAYOUT_SPLIT256
+                                                    : bloomsimd_resolve_layout(o, bloomsimd_kernel_lookup(o->kernel));
+    choice->hash_id = (o->flags & BLOOMSIMD_PARQUET) ? BLOOMSIMD_HASH_PARQUET_XXH64 : BLOOMSIMD_HASH_XXH3;
 
     if (choice->layout == BLOOMSIMD_LAYOUT_SPLIT256) {
         st = choose_split256(o, p, choice, target_fpr);

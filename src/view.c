@@ -14,6 +14,10 @@ bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *f, bloomsimd_view *v
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", f ? "view" : "filter");
     if (f->layers)
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "a layered filter has no single bit array to view");
+    /* the view promises the XXH3 hash of its seed; bindings probe with it */
+    if (bloomsimd_is_parquet(f))
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "a Parquet filter (XXH64) has no view: bindings use the C calls for it");
     *view = (bloomsimd_view){
         .blocks = f->geometry.words,
         .nblocks = f->geometry.nblocks,

@@ -235,10 +235,16 @@ Test(error_detail, serialized_inputs_say_what_is_wrong)
     expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_CORRUPT,
                  "the filter: k 5 in layout 3 (split256), which sets exactly 8 bits per key");
     bloomsimd_le32_put(buf + BLOOMSIMD_HDR_LAYOUT_ID, 2);
-    bloomsimd_le32_put(buf + BLOOMSIMD_HDR_HASH_ID, 2);
+    bloomsimd_le32_put(buf + BLOOMSIMD_HDR_HASH_ID, 3);
     bloomsimd_header_reseal(buf);
     expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_VERSION,
-                 "hash 2 is unknown to this library (it reads hash 1, XXH3_64bits_withSeed)");
+                 "hash 3 is unknown to this library (it reads hash 1, XXH3_64bits_withSeed, and 2, Parquet's XXH64)");
+    /* Parquet's hash is only ever written with its layout */
+    bloomsimd_le32_put(buf + BLOOMSIMD_HDR_HASH_ID, 2);
+    bloomsimd_header_reseal(buf);
+    expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_CORRUPT,
+                 "hash 2 (Parquet's XXH64) with layout 2, kind 0, seed 0: it is only ever written with layout 3, "
+                 "a plain filter, seed 0");
     free(buf);
 }
 

@@ -378,9 +378,16 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
     if (!bloomsimd_layout_name(h->layout_id))
         return NEWER("layout %u is unknown to this library (it reads layout 2, block512, and 3, split256)",
                      (unsigned)h->layout_id);
-    if (h->hash_id != BLOOMSIMD_HASH_XXH3)
-        return NEWER("hash %u is unknown to this library (it reads hash 1, XXH3_64bits_withSeed)",
+    if (h->hash_id != BLOOMSIMD_HASH_XXH3 && h->hash_id != BLOOMSIMD_HASH_PARQUET_XXH64)
+        return NEWER("hash %u is unknown to this library (it reads hash 1, XXH3_64bits_withSeed, and 2, "
+                     "Parquet's XXH64)",
                      (unsigned)h->hash_id);
+    /* Parquet's hash comes with its layout, seed 0, one bit array */
+    if (h->hash_id == BLOOMSIMD_HASH_PARQUET_XXH64 &&
+        (h->layout_id != BLOOMSIMD_LAYOUT_SPLIT256 || h->kind != 0 || h->seed != 0))
+        return CORRUPT("hash 2 (Parquet's XXH64) with layout %u, kind %u, seed %llu: it is only ever written with "
+                       "layout 3, a plain filter, seed 0",
+                       (unsigned)h->layout_id, (unsigned)h->kind, (unsigned long long)h->seed);
     if (h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS)
         return NEWER("unknown state flags 0x%x", (unsigned)(h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS));
     if (h->filter_flags & ~BLOOMSIMD_KNOWN_FLAGS)

@@ -1,0 +1,347 @@
+/*
+ * test_parquet_mode.c — BLOOMSIMD_PARQUET filters on this run's kernel,
+ * against the specification's reference (sbbf_reference.h, libxxhash XXH64):
+ *   - the hashes (u64 keys inlined, byte keys, key views) are libxxhash's XXH64;
+ *   - every call (batched and single, u64 and byte keys, every hit form,
+ *     insert-and-report-new) sets and finds exactly the reference's bits;
+ *   - DuckDB's filters (fixtures/) read with bloomsimd_parquet_read find every
+ *     written value through the library's calls, and filters built with the
+ *     library from the same values and blocks write byte-identical bitsets;
+ *   - bloomsimd_parquet_write / _read round trips, the library's own file
+ *     format keeps the hash, the FPR at capacity meets the target;
+ *   - bad options, buffers and files get their specific status.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fixture_values.h"
+#include "sbbf_reference.h"
+#include "support.h"
+
+#define FIXTURE_DIR BLOOMSIMD_PARQUET_FIXTURES
+
+static bloomsimd_filter *parquet_filter(uint64_t blocks, uint32_t flags)
+{
+    bloomsimd_options o = {.bits = blocks * 256, .flags = BLOOMSIMD_PARQUET | flags};
+    return test_filter(&o);
+}
+
+static const uint32_t *words_of(const bloomsimd_filter *f, uint64_t *blocks)
+{
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    *blocks = info.blocks;
+    /* no view for Parquet filters: the bytes through the export */
+    static uint8_t buf[64 + (1u << 20)];
+    size_t n;
+    cr_assert_eq(bloomsimd_parquet_write(f, buf, sizeof buf, &n), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
+    bloomsimd_parquet_header h;
+    cr_assert_eq(bloomsimd_parquet_header_parse(buf, n, &h), BLOOMSIMD_OK);
+    cr_assert_eq(h.bitset_bytes, info.blocks * 32);
+    return (const uint32_t *)(buf + h.header_bytes); /* little-endian words on every tested host */
+}
+
+Test(parquet_mode, hashes_are_libxxhash_xxh64)
+{
+    bloomsimd_filter *f = parquet_filter(64, 0);
+    enum { N = 3000 };
+    uint64_t keys[N], hashes[N];
+    for (size_t i = 0; i < N; i++) keys[i] = test_key(1, i) >> (i % 64); /* small and large values */
+    bloomsimd_hash_batch_u64(f, keys, N, hashes);
+    for (size_t i = 0; i < N; i++) {
+        uint8_t le[8];
+        fixture_le(le, keys[i], 8);
+        cr_assert_eq(hashes[i], XXH64(le, 8, 0), "u64 key %zu", i);
+    }
+    uint8_t bytes[80];
+    for (size_t len = 0; len <= sizeof bytes; len++) {
+        for (size_t b = 0; b < len; b++) bytes[b] = (uint8_t)(len * 31 + b * 7);
+        cr_assert_eq(bloomsimd_hash(f, bytes, len), XXH64(bytes, len, 0), "byte key of %zu bytes", len);
+    }
+    /* a key view: offsets, every length 0..79 */
+    uint32_t off[81];
+    off[0] = 0;
+    uint8_t data[80 * 81 / 2];
+    for (uint32_t i = 0; i < 80; i++) {
+        off[i + 1] = off[i] + i;
+        for (uint32_t b = 0; b < i; b++) data[off[i] + b] = (uint8_t)(i ^ b);
+    }
+    bloomsimd_keys v = bloomsimd_keys_offsets32(data, sizeof data, off, 80);
+    uint64_t vh[80];
+    cr_assert_eq(bloomsimd_hash_keys(f, &v, vh), BLOOMSIMD_OK);
+    for (uint32_t i = 0; i < 80; i++) cr_assert_eq(vh[i], XXH64(data + off[i], i, 0), "view key %u", i);
+    bloomsimd_destroy(f);
+}
+
+/* Inserts through the batched u64 call set the reference's bits; every
+ * lookup form answers as the reference does. */
+Test(parquet_mode, u64_calls_match_the_reference)
+{
+    const uint64_t z = 1000;
+    enum { N = 6000, Q = 20000 };
+    bloomsimd_filter *f = parquet_filter(z, 0);
+    uint64_t *keys = test_keys(N, 2);
+    cr_assert_eq(bloomsimd_add_batch_u64(f, keys, N / 2), BLOOMSIMD_OK);
+    for (size_t i = N / 2; i < N; i++) cr_assert_eq(bloomsimd_add_u64(f, keys[i]), BLOOMSIMD_OK);
+    uint32_t *ref = aligned_alloc(64, z * 32);
+    memset(ref, 0, z * 32);
+    for (size_t i = 0; i < N; i++) {
+        uint8_t le[8];
+        fixture_le(le, keys[i], 8);
+        ref_sbbf_insert(ref, z, ref_sbbf_hash(le, 8));
+    }
+    uint64_t blocks;
+    const uint32_t *ours = words_of(f, &blocks);
+    cr_assert_eq(blocks, z);
+    cr_assert_arr_eq(ours, ref, z * 32, "filter bytes differ from the reference's");
+
+    /* lookups of present and absent keys, every form, ragged length */
+    uint64_t *q = malloc(Q * sizeof *q);
+    uint8_t *expect = malloc(Q), *bytes = malloc(Q), *bitmap = calloc((Q + 7) / 8, 1);
+    uint32_t *idx = malloc(Q * sizeof *idx);
+    size_t expected_hits = 0;
+    for (size_t i = 0; i < Q; i++) {
+        q[i] = i % 3 == 0 ? keys[i % N] : test_key(3, i);
+        uint8_t le[8];
+        fixture_le(le, q[i], 8);
+        expect[i] = ref_sbbf_check(ref, z, ref_sbbf_hash(le, 8));
+        expected_hits += expect[i];
+    }
+    size_t n = Q - 3; /* not a multiple of a chunk or of 8 */
+    expected_hits -= expect[Q - 1] + expect[Q - 2] + expect[Q - 3];
+    cr_assert_eq(bloomsimd_contains_batch_u64(f, q, n, bytes), expected_hits);
+    cr_assert_eq(bloomsimd_select_batch_u64(f, q, n, idx), expected_hits);
+    cr_assert_eq(bloomsimd_contains_bitmap_u64(f, q, n, bitmap), expected_hits);
+    size_t next = 0;
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(bytes[i], expect[i], "key %zu", i);
+        cr_assert_eq((bitmap[i / 8] >> (i % 8)) & 1, expect[i], "bitmap key %zu", i);
+        cr_assert_eq(bloomsimd_contains_u64(f, q[i]), expect[i], "single key %zu", i);
+        if (expect[i]) cr_assert_eq(idx[next++], i, "selected index");
+    }
+    /* insert-and-report-new: new exactly where the reference lacked the key */
+    uint8_t *fresh = malloc(Q);
+    size_t count = 0;
+    cr_assert_eq(bloomsimd_add_new_batch_u64(f, q, n, fresh, &count), BLOOMSIMD_OK);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t le[8];
+        fixture_le(le, q[i], 8);
+        uint64_t h = ref_sbbf_hash(le, 8);
+        cr_assert_eq(fresh[i], !ref_sbbf_check(ref, z, h), "add_new key %zu", i);
+        ref_sbbf_insert(ref, z, h);
+    }
+    ours = words_of(f, &blocks);
+    cr_assert_arr_eq(ours, ref, z * 32, "after add_new, filter bytes differ from the reference's");
+    bool was_new = true;
+    cr_assert_eq(bloomsimd_add_new_u64(f, q[0], &was_new), BLOOMSIMD_OK);
+    cr_assert(!was_new);
+    free(fresh), free(idx), free(bitmap), free(bytes), free(expect), free(q), free(ref), free(keys);
+    bloomsimd_destroy(f);
+}
+
+Test(parquet_mode, byte_key_calls_match_the_reference)
+{
+    const uint64_t z = 300;
+    enum { N = 2000 };
+    bloomsimd_filter *f = parquet_filter(z, BLOOMSIMD_CONCURRENT);
+    uint32_t *ref = aligned_alloc(64, z * 32);
+    memset(ref, 0, z * 32);
+    char text[N][24];
+    const void *ptr[N];
+    size_t len[N];
+    for (size_t i = 0; i < N; i++) {
+        len[i] = (size_t)snprintf(text[i], sizeof text[i], "value-%zu", i * 7919) % 24;
+        ptr[i] = text[i];
+        ref_sbbf_insert(ref, z, ref_sbbf_hash(text[i], len[i]));
+    }
+    cr_assert_eq(bloomsimd_add_batch(f, ptr, len, N / 2), BLOOMSIMD_OK);
+    for (size_t i = N / 2; i < N; i++) cr_assert_eq(bloomsimd_add(f, ptr[i], len[i]), BLOOMSIMD_OK);
+    uint64_t blocks;
+    cr_assert_arr_eq(words_of(f, &blocks), ref, z * 32, "filter bytes differ from the reference's");
+    uint8_t out[N];
+    cr_assert_eq(bloomsimd_contains_batch(f, ptr, len, N, out), N);
+    for (size_t i = 0; i < N; i++) cr_assert(bloomsimd_contains(f, ptr[i], len[i]));
+    free(ref);
+    bloomsimd_destroy(f);
+}
+
+/* DuckDB's filters: read, probed through the library, rebuilt byte-identical. */
+static void check_fixture(const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", FIXTURE_DIR, name);
+    size_t flen;
+    uint8_t *file = test_read_file(path, &flen);
+    bloomsimd_parquet_footer *ft;
+    cr_assert_eq(bloomsimd_parquet_footer_parse(&ft, file, flen, flen), BLOOMSIMD_OK);
+    uint64_t rows_before = 0;
+    unsigned filters = 0;
+    for (uint32_t rg = 0; rg < ft->row_groups; rg++) {
+        uint64_t rows = (uint64_t)ft->row_group_rows[rg];
+        for (uint32_t col = 0; col < ft->columns; col++) {
+            const bloomsimd_parquet_chunk *ch = &ft->chunk[rg * ft->columns + col];
+            if (ch->bloom_filter_offset < 0) continue;
+            filters++;
+            const char *column = ft->column[col].path;
+            bool as_u64 = ft->column[col].physical_type == BLOOMSIMD_PARQUET_INT64 ||
+                          ft->column[col].physical_type == BLOOMSIMD_PARQUET_DOUBLE;
+            bloomsimd_filter *theirs;
+            size_t used;
+            cr_assert_eq(bloomsimd_parquet_read(&theirs, file + ch->bloom_filter_offset,
+                                                (size_t)ch->bloom_filter_length, &used),
+                         BLOOMSIMD_OK, "%s rg %u: %s", column, rg, bloomsimd_last_error());
+            cr_assert_eq(used, (size_t)ch->bloom_filter_length);
+            bloomsimd_info info;
+            bloomsimd_get_info(theirs, &info);
+            cr_assert(info.flags & BLOOMSIMD_PARQUET);
+            cr_assert_eq(info.layout, BLOOMSIMD_LAYOUT_SPLIT256);
+            bloomsimd_filter *ours = parquet_filter(info.blocks, 0);
+            for (uint64_t i = rows_before; i < rows_before + rows; i++) {
+                uint8_t v[FIXTURE_VALUE_MAX];
+                int vlen = fixture_value(name, column, i, v);
+                if (vlen < 0) continue;
+                if (as_u64) {
+                    uint64_t key = 0;
+                    for (int b = 7; b >= 0; b--) key = key << 8 | v[b];
+                    cr_assert(bloomsimd_contains_u64(theirs, key), "%s rg %u row %llu absent", column, rg,
+                              (unsigned long long)i);
+                    cr_assert_eq(bloomsimd_add_batch_u64(ours, &key, 1), BLOOMSIMD_OK);
+                } else {
+                    cr_assert(bloomsimd_contains(theirs, v, (size_t)vlen), "%s rg %u row %llu absent", column, rg,
+                              (unsigned long long)i);
+                    cr_assert_eq(bloomsimd_add(ours, v, (size_t)vlen), BLOOMSIMD_OK);
+                }
+            }
+            /* the same values in the same blocks: the writer's bytes */
+            uint8_t *mine = malloc((size_t)ch->bloom_filter_length + 64);
+            size_t wrote;
+            cr_assert_eq(bloomsimd_parquet_write(ours, mine, (size_t)ch->bloom_filter_length + 64, &wrote),
+                         BLOOMSIMD_OK);
+            bloomsimd_parquet_header hm, hf;
+            cr_assert_eq(bloomsimd_parquet_header_parse(mine, wrote, &hm), BLOOMSIMD_OK);
+            cr_assert_eq(bloomsimd_parquet_header_parse(file + ch->bloom_filter_offset,
+                                                        (size_t)ch->bloom_filter_length, &hf),
+                         BLOOMSIMD_OK);
+            cr_assert_eq(hm.bitset_bytes, hf.bitset_bytes);
+            cr_assert_arr_eq(mine + hm.header_bytes, file + ch->bloom_filter_offset + hf.header_bytes, hf.bitset_bytes,
+                             "%s rg %u: the library's filter differs from the writer's", column, rg);
+            free(mine);
+            bloomsimd_destroy(ours);
+            bloomsimd_destroy(theirs);
+        }
+        rows_before += rows;
+    }
+    cr_assert_gt(filters, 0);
+    cr_log_info("%s: %u filters found every value and were rebuilt byte-identical on kernel %s", name, filters,
+                test_kernel());
+    bloomsimd_parquet_footer_free(ft);
+    free(file);
+}
+
+Test(parquet_mode, duckdb_mixed_read_probed_rebuilt) { check_fixture("mixed.parquet"); }
+Test(parquet_mode, duckdb_nulls_read_probed_rebuilt) { check_fixture("nulls_fpr0001.parquet"); }
+
+Test(parquet_mode, write_read_round_trip_and_own_format_keep_the_hash)
+{
+    bloomsimd_options o = {.capacity = 5000, .fpr = 0.01, .flags = BLOOMSIMD_PARQUET};
+    bloomsimd_filter *f = test_filter(&o);
+    uint64_t *keys = test_keys(5000, 4);
+    cr_assert_eq(bloomsimd_add_batch_u64(f, keys, 5000), BLOOMSIMD_OK);
+    size_t need = 0;
+    uint8_t small[8];
+    cr_assert_eq(bloomsimd_parquet_write(f, small, sizeof small, &need), BLOOMSIMD_ERR_TOO_LARGE);
+    uint8_t *buf = malloc(need);
+    size_t wrote;
+    cr_assert_eq(bloomsimd_parquet_write(f, buf, need, &wrote), BLOOMSIMD_OK);
+    cr_assert_eq(wrote, need);
+    bloomsimd_filter *g;
+    cr_assert_eq(bloomsimd_parquet_read(&g, buf, wrote, NULL), BLOOMSIMD_OK);
+    cr_assert_eq(bloomsimd_contains_batch_u64(g, keys, 5000, NULL), 5000);
+    /* truncated bitset, truncated header */
+    bloomsimd_filter *bad = (bloomsimd_filter *)1;
+    cr_assert_eq(bloomsimd_parquet_read(&bad, buf, wrote - 1, NULL), BLOOMSIMD_ERR_CORRUPT);
+    cr_assert_null(bad);
+    cr_assert_eq(bloomsimd_parquet_read(&bad, buf, 2, NULL), BLOOMSIMD_ERR_CORRUPT);
+    /* the library's format records hash 2; loaded back it is a Parquet filter */
+    size_t sz = bloomsimd_serialized_size(f), got;
+    uint8_t *ser = malloc(sz);
+    cr_assert_eq(bloomsimd_serialize(f, ser, sz, &got), BLOOMSIMD_OK);
+    cr_assert_eq(ser[20], 2, "hash_id at offset 20 (docs/FORMAT.md)");
+    bloomsimd_filter *h;
+    cr_assert_eq(bloomsimd_deserialize(&h, ser, got), BLOOMSIMD_OK);
+    bloomsimd_info info;
+    bloomsimd_get_info(h, &info);
+    cr_assert(info.flags & BLOOMSIMD_PARQUET);
+    cr_assert_eq(bloomsimd_contains_batch_u64(h, keys, 5000, NULL), 5000);
+    /* and answers what the original answers on absent keys */
+    uint64_t *absent = test_keys(20000, 5);
+    cr_assert_eq(bloomsimd_contains_batch_u64(h, absent, 20000, NULL),
+                 bloomsimd_contains_batch_u64(f, absent, 20000, NULL));
+    /* a Parquet filter and an XXH3 one of the same size are incompatible */
+    bloomsimd_options x = {.bits = info.bits, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+    bloomsimd_filter *xf = test_filter(&x);
+    cr_assert_eq(bloomsimd_union(xf, h), BLOOMSIMD_ERR_INCOMPATIBLE);
+    cr_assert_eq(bloomsimd_union(g, h), BLOOMSIMD_OK);
+    bloomsimd_destroy(xf), bloomsimd_destroy(h), bloomsimd_destroy(g), bloomsimd_destroy(f);
+    free(absent), free(ser), free(buf), free(keys);
+}
+
+Test(parquet_mode, fpr_at_capacity_meets_the_target)
+{
+    enum { N = 100000, Q = 400000 };
+    bloomsimd_options o = {.capacity = N, .fpr = 0.01, .flags = BLOOMSIMD_PARQUET};
+    bloomsimd_filter *f = test_filter(&o);
+    uint64_t *keys = test_keys(N, 6), *absent = test_keys(Q, 7);
+    cr_assert_eq(bloomsimd_add_batch_u64(f, keys, N), BLOOMSIMD_OK);
+    cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, N, NULL), N);
+    double measured = (double)bloomsimd_contains_batch_u64(f, absent, Q, NULL) / Q;
+    double model = bloomsimd_predicted_fpr(f, N), sigma = sqrt(model * (1 - model) / Q);
+    cr_assert_leq(model, 0.01);
+    cr_assert_leq(fabs(measured - model), 4 * sigma, "measured %g, model %g", measured, model);
+    uint64_t bytes;
+    cr_assert_eq(bloomsimd_parquet_size_for(N, 0.01, &bytes), BLOOMSIMD_OK);
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    cr_assert_eq(bytes, info.blocks * 32);
+    cr_log_info("10^5 values at 1%%: %llu bytes (%.2f bits/value), measured FPR %.4f%%, model %.4f%%",
+                (unsigned long long)bytes, 8.0 * (double)bytes / N, 100 * measured, 100 * model);
+    free(keys), free(absent);
+    bloomsimd_destroy(f);
+}
+
+Test(parquet_mode, bad_options_and_inputs_are_refused)
+{
+    bloomsimd_filter *f = (bloomsimd_filter *)1;
+    bloomsimd_options o = {.capacity = 100, .flags = BLOOMSIMD_PARQUET, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
+    cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_null(f);
+    cr_assert(strstr(bloomsimd_last_error(), "split256"), "%s", bloomsimd_last_error());
+    o = (bloomsimd_options){.capacity = 100, .flags = BLOOMSIMD_PARQUET, .seed = 7};
+    cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(bloomsimd_last_error(), "seed 0"), "%s", bloomsimd_last_error());
+    o = (bloomsimd_options){.capacity = 100, .flags = BLOOMSIMD_PARQUET, .growth = 2};
+    cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    o = (bloomsimd_options){.capacity = 100, .flags = BLOOMSIMD_PARQUET, .generations = 4};
+    cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    o = (bloomsimd_options){.capacity = 100, .flags = BLOOMSIMD_PARQUET, .k = 6};
+    cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    /* no view; a non-Parquet filter does not export */
+    bloomsimd_filter *p = parquet_filter(4, 0);
+    bloomsimd_view v;
+    cr_assert_eq(bloomsimd_get_view(p, &v), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    bloomsimd_options x = {.capacity = 100, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+    bloomsimd_filter *xf = test_filter(&x);
+    uint8_t buf[256];
+    size_t wrote;
+    cr_assert_eq(bloomsimd_parquet_write(xf, buf, sizeof buf, &wrote), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(bloomsimd_parquet_write(NULL, buf, sizeof buf, &wrote), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(bloomsimd_parquet_read(NULL, buf, sizeof buf, NULL), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    uint64_t bytes;
+    cr_assert_eq(bloomsimd_parquet_size_for(0, 0.01, &bytes), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(bloomsimd_parquet_size_for(10, 1.5, &bytes), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(bloomsimd_parquet_size_for(UINT64_C(1) << 40, 1e-6, &bytes), BLOOMSIMD_ERR_TOO_LARGE);
+    bloomsimd_destroy(xf), bloomsimd_destroy(p);
+}
