@@ -49,6 +49,8 @@ test_packages=(
   python3-redis python3-pytest  # Redis module tests (redis/tests), run by Debian's /usr/bin/python3
   # Python package (bindings/python): build, tests, pip install into a venv on Debian's NumPy
   python3-dev python3-numpy python3-setuptools python3-pip python3-venv
+  # Java package (bindings/java): JDK 17, the JUnit 5 console launcher, Guava for the benchmark
+  openjdk-17-jdk-headless junit5 libguava-java
 )
 
 packages=("${bench_packages[@]}")

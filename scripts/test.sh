@@ -12,6 +12,9 @@
 #   go        the Go package (bindings/go): go vet, go test -race, its benchmarks on 10^5 keys
 #   python    the Python package (bindings/python): its pytest suite on an in-tree build, then
 #             pip install into a fresh venv (Debian's NumPy) and a check run outside the tree
+#   java      the Java package (bindings/java): its JUnit 5 suite (every call against the C
+#             library, the pure-Java probe under each BLOOMSIMD_KERNEL), then cmake --install
+#             and a program compiled against the installed jar (bindings/java/install-check.sh)
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
@@ -19,7 +22,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=${BLOOMSIMD_TEST_DIR:-$root/build-test}
-stages=${STAGES:-release clang asan tsan fuzz aarch64 bench go python}
+stages=${STAGES:-release clang asan tsan fuzz aarch64 bench go python java}
 export FUZZ_SECONDS=${FUZZ_SECONDS:-120}
 jobs=$(nproc)
 declare -a summary
@@ -97,6 +100,18 @@ stage_python() {
     BLOOMSIMD_BUILD_DIR=$out/release "$venv/bin/python" -m pip install -q --no-build-isolation --no-index ./bindings/python \
       >"$out/python-pip.log" 2>&1 || { tail -n 40 "$out/python-pip.log"; return 1; }
   (cd "$out" && "$venv/bin/python" "$root/bindings/python/tests/check_installed.py")
+}
+
+stage_java() {
+  # (incremental after the release stage, like go: the release build holds the jar, the JNI
+  # library and the tests when a JDK was found; alone, it configures that build itself)
+  [ -f "$out/release/CMakeCache.txt" ] || configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
+  grep -q '^BLOOMSIMD_BUILD_JAVA:BOOL=ON' "$out/release/CMakeCache.txt" ||
+    { echo "java: BLOOMSIMD_BUILD_JAVA is off in $out/release (no JDK 17: scripts/install-deps.sh --test)"; return 1; }
+  cmake --build "$out/release" -j "$jobs" --target bloomsimd_java_all >"$out/java-build.log" 2>&1 ||
+    { tail -n 40 "$out/java-build.log"; return 1; }
+  (cd "$out/release" && ctest -j "$jobs" --output-on-failure -L java) || return 1
+  if [ -f bindings/java/install-check.sh ]; then bash bindings/java/install-check.sh "$out/release" || return 1; fi
 }
 
 # Each stage's output also goes to $out/stage-<name>.log. A CI record often

@@ -1,0 +1,133 @@
+package org.bloomsimd;
+
+import java.io.File;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URISyntaxException;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.security.CodeSource;
+
+/**
+ * The JNI library ({@code native/bloomsimd_jni.c}) and where it is found, in this order:
+ *
+ * <ol>
+ *   <li>the system property {@code bloomsimd.jni}: the library file itself;
+ *   <li>{@code java.library.path} ({@code -Djava.library.path=PREFIX/lib}): {@code libbloomsimd_jni.so};
+ *   <li>next to the jar: the jar's own directory, then {@code ../../lib} and {@code ../../lib64}
+ *       from it (an install puts the jar in {@code PREFIX/share/java} and the library in
+ *       {@code PREFIX/lib}), so an installed jar needs no flag.
+ * </ol>
+ */
+final class Native {
+    static final String LIBRARY = "bloomsimd_jni";
+
+    static {
+        load();
+    }
+
+    private Native() {}
+
+    private static void load() {
+        String explicit = System.getProperty("bloomsimd.jni");
+        if (explicit != null && !explicit.isEmpty()) {
+            System.load(new File(explicit).getAbsolutePath());
+            return;
+        }
+        UnsatisfiedLinkError first;
+        try {
+            System.loadLibrary(LIBRARY);
+            return;
+        } catch (UnsatisfiedLinkError e) {
+            first = e;
+        }
+        String file = System.mapLibraryName(LIBRARY);
+        File jarDir = jarDirectory();
+        if (jarDir != null) {
+            for (String rel : new String[] {".", "../../lib", "../../lib64", "../lib"}) {
+                File candidate = new File(new File(jarDir, rel), file);
+                if (candidate.isFile()) {
+                    System.load(candidate.getAbsolutePath());
+                    return;
+                }
+            }
+        }
+        UnsatisfiedLinkError e = new UnsatisfiedLinkError("bloomsimd: " + file + " not found on java.library.path ("
+                + System.getProperty("java.library.path") + ") or next to the jar (" + jarDir
+                + "); set -Djava.library.path=PREFIX/lib or -Dbloomsimd.jni=FILE");
+        e.addSuppressed(first);
+        throw e;
+    }
+
+    private static File jarDirectory() {
+        try {
+            CodeSource source = Native.class.getProtectionDomain().getCodeSource();
+            if (source == null || source.getLocation() == null) {
+                return null;
+            }
+            File f = new File(source.getLocation().toURI());
+            return f.isFile() ? f.getParentFile() : f;
+        } catch (URISyntaxException | SecurityException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    // Batch operations (the op argument).
+    static final int ADD = 0;
+    static final int CONTAINS = 1;
+    static final int ADD_NEW = 2;
+
+    static native long create(long capacity, double fpr, long bits, int k, long seed, String kernel, int flags,
+            int layout);
+
+    static native void destroy(long h);
+
+    static native long liveFilters();
+
+    static native long copy(long h);
+
+    static native void clear(long h);
+
+    static native boolean addNewU64(long h, long key);
+
+    static native boolean containsU64(long h, long key);
+
+    static native long hashU64(long h, long key);
+
+    /** op 0: contains, 1: add-new. */
+    static native boolean bytes(int op, long h, byte[] a, int off, int len);
+
+    static native boolean direct(int op, long h, Buffer buf, int pos, int len);
+
+    static native long u64Array(int op, long h, long[] keys, int off, int n, boolean[] out, int outOff);
+
+    static native long u64Direct(int op, long h, Buffer keys, long pos, int n, boolean[] out, int outOff);
+
+    static native long keysArray(int op, long h, byte[] data, int dataOff, int dataLen, int[] offsets, int offOff,
+            int n, boolean[] out, int outOff);
+
+    static native long keysDirect(int op, long h, Buffer data, long dataPos, long dataLen, Buffer offsets,
+            long offPos, int n, boolean[] out, int outOff);
+
+    static native void union(long dst, long src);
+
+    static native String info(long h, long[] longs, double[] doubles);
+
+    static native ByteBuffer view(long h, long[] geometry, short[] select);
+
+    static native String version();
+
+    static native String statusString(int status);
+
+    static native boolean kernelSupported(String name);
+
+    static native void writeTo(long h, OutputStream out, byte[] chunk);
+
+    static native long readFrom(InputStream in, byte[] chunk, String kernel, int flags);
+
+    static native void save(long h, byte[] path);
+
+    static native long load(byte[] path, boolean map, int mapFlags, String kernel, int flags);
+
+    static native void sync(long h);
+}

@@ -1,0 +1,104 @@
+package org.bloomsimd;
+
+import static org.bloomsimd.TestSupport.keys;
+import static org.bloomsimd.TestSupport.probes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The pure-Java single-key lookup answers exactly as the C kernels, for every kernel this CPU runs,
+ * every k of block512, split256, concurrent or not, heap, loaded or mapped.
+ */
+class ProbeTest {
+    @TempDir Path dir;
+
+    static Stream<Arguments> cases() {
+        List<Arguments> a = new ArrayList<>();
+        for (String kernel : TestSupport.kernels()) {
+            for (int k = 1; k <= 16; k++) {
+                a.add(Arguments.of(kernel, Layout.BLOCK512, k, k % 2 == 0));
+            }
+            a.add(Arguments.of(kernel, Layout.SPLIT256, 8, false));
+            a.add(Arguments.of(kernel, Layout.SPLIT256, 8, true));
+        }
+        return a.stream();
+    }
+
+    /** Every answer of f's Java probe against the JNI single-key call and the batch kernel. */
+    private static void agree(BloomFilter f, long[] inserted, long[] probes) {
+        assertTrue(f.probesInJava(), "pure-Java probe expected for " + f);
+        long h = f.handleForTest();
+        boolean[] batch = f.mightContainAll(probes);
+        int hits = 0;
+        for (int i = 0; i < probes.length; i++) {
+            boolean java = f.mightContain(probes[i]);
+            assertEquals(Native.containsU64(h, probes[i]), java, "probe " + i);
+            assertEquals(batch[i], java, "probe " + i);
+            hits += java ? 1 : 0;
+        }
+        // the probes must exercise both answers, or the comparison proves little
+        assertTrue(hits > probes.length / 100 && hits < probes.length - probes.length / 100, "hits " + hits);
+        for (long k : inserted) {
+            assertTrue(f.mightContain(k));
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1} k={2} concurrent={3}")
+    @MethodSource("cases")
+    void javaProbeIsTheKernel(String kernel, Layout layout, int k, boolean concurrent) throws Exception {
+        long[] keys = keys(6000);
+        long[] probes = probes(20_000);
+        try (BloomFilter f = BloomFilter.builder().expectedInsertions(2000).fpp(0.05).hashFunctions(k).layout(layout)
+                .kernel(kernel).concurrent(concurrent).seed(k * 1000003L).build()) {
+            assertEquals(kernel, f.kernel());
+            assertEquals(k, f.hashFunctions());
+            f.putAll(keys); // three times capacity: many false positives
+            agree(f, keys, probes);
+            Path file = dir.resolve("p.bsf");
+            f.save(file);
+            try (BloomFilter m = BloomFilter.map(file, kernel); BloomFilter l = BloomFilter.load(file, kernel, false)) {
+                agree(m, keys, probes);
+                agree(l, keys, probes);
+            }
+        }
+    }
+
+    @Test
+    void hashIsTheLibrarys() {
+        SplittableRandom r = new SplittableRandom(1);
+        for (long seed : new long[] {0, 1, -1, 0x8000_0000L, 0xdead_beef_cafe_f00dL, r.nextLong()}) {
+            try (BloomFilter f = BloomFilter.builder().expectedInsertions(10).seed(seed).build()) {
+                for (int i = 0; i < 10_000; i++) {
+                    long key = i < 100 ? i - 50 : r.nextLong();
+                    assertEquals(f.hash(key), f.javaHash(key), "seed " + seed + " key " + key);
+                }
+            }
+        }
+    }
+
+    /** Run by ctest with BLOOMSIMD_KERNEL set: the default filter must run that kernel. */
+    @Test
+    void forcedKernelIsTheOneThatRuns() {
+        String expected = System.getenv("BLOOMSIMD_JAVA_EXPECT_KERNEL");
+        Assumptions.assumeTrue(expected != null, "not forced");
+        Assumptions.assumeTrue(BloomFilter.kernelSupported(expected), expected + " does not run on this CPU");
+        long[] keys = keys(3000);
+        try (BloomFilter f = BloomFilter.create(1000, 0.05)) {
+            assertEquals(expected, f.kernel());
+            f.putAll(keys);
+            agree(f, keys, probes(20_000));
+        }
+    }
+}
