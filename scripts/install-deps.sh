@@ -51,6 +51,8 @@ test_packages=(
   python3-dev python3-numpy python3-setuptools python3-pip python3-venv
   # Java package (bindings/java): JDK 17, the JUnit 5 console launcher, Guava for the benchmark
   openjdk-17-jdk-headless junit5 libguava-java
+  maven libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java libmaven-resources-plugin-java
+  libmaven-install-plugin-java  # bindings/java/pom.xml offline (maven-debian.xml)
 )
 
 packages=("${bench_packages[@]}")

@@ -14,7 +14,8 @@
 #             pip install into a fresh venv (Debian's NumPy) and a check run outside the tree
 #   java      the Java package (bindings/java): its JUnit 5 suite (every call against the C
 #             library, the pure-Java probe under each BLOOMSIMD_KERNEL), then cmake --install
-#             and a program compiled against the installed jar (bindings/java/install-check.sh)
+#             and a program compiled against the installed jar (bindings/java/install-check.sh),
+#             mvn verify offline on Debian's Maven plugins, the benchmark on 10^5 keys
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
@@ -111,7 +112,20 @@ stage_java() {
   cmake --build "$out/release" -j "$jobs" --target bloomsimd_java_all >"$out/java-build.log" 2>&1 ||
     { tail -n 40 "$out/java-build.log"; return 1; }
   (cd "$out/release" && ctest -j "$jobs" --output-on-failure -L java) || return 1
-  if [ -f bindings/java/install-check.sh ]; then bash bindings/java/install-check.sh "$out/release" || return 1; fi
+  bash bindings/java/install-check.sh "$out/release" || return 1
+  # the pom against Debian's packaged Maven plugins (offline), when they are installed
+  if command -v mvn >/dev/null && [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin/2.22.3 ]; then
+    (cd bindings/java && mvn -q -s maven-debian.xml -Dbloomsimd.build="$out/release" verify) >"$out/java-maven.log" 2>&1 ||
+      { tail -n 40 "$out/java-maven.log"; return 1; }
+    echo "java: mvn verify ok ($(cat bindings/java/target/surefire-reports/*.txt | grep -o 'Tests run: [0-9]*' | awk '{s+=$3} END {print s}') tests)"
+  else
+    echo "java: mvn verify skipped (no maven or Debian's Maven plugins)"
+  fi
+  # the benchmark's short form: it runs, both filters have no false negatives
+  if [ -f "$out/release/bindings/java/bench.sh" ]; then
+    sh "$out/release/bindings/java/bench.sh" --quick >"$out/java-bench-smoke.txt" 2>&1 || { cat "$out/java-bench-smoke.txt"; return 1; }
+    grep -E "mightContain\(long\)|bits/key" "$out/java-bench-smoke.txt"
+  fi
 }
 
 # Each stage's output also goes to $out/stage-<name>.log. A CI record often

@@ -16,7 +16,8 @@ import java.security.CodeSource;
  *   <li>{@code java.library.path} ({@code -Djava.library.path=PREFIX/lib}): {@code libbloomsimd_jni.so};
  *   <li>next to the jar: the jar's own directory, then {@code ../../lib} and {@code ../../lib64}
  *       from it (an install puts the jar in {@code PREFIX/share/java} and the library in
- *       {@code PREFIX/lib}), so an installed jar needs no flag.
+ *       {@code PREFIX/lib}, or {@code PREFIX/lib/<multiarch>} with prefix /usr on Debian), so an
+ *       installed jar needs no flag.
  * </ol>
  */
 final class Native {
@@ -49,6 +50,17 @@ final class Native {
                 if (candidate.isFile()) {
                     System.load(candidate.getAbsolutePath());
                     return;
+                }
+            }
+            // PREFIX/lib/<multiarch triplet> (GNUInstallDirs with prefix /usr on Debian)
+            File[] multiarch = new File(jarDir, "../../lib").listFiles(File::isDirectory);
+            if (multiarch != null) {
+                for (File dir : multiarch) {
+                    File candidate = new File(dir, file);
+                    if (candidate.isFile()) {
+                        System.load(candidate.getAbsolutePath());
+                        return;
+                    }
                 }
             }
         }
