@@ -140,4 +140,36 @@ class PersistenceTest {
         assertTrue(out.contains("user:5") && out.contains("user:77"), out);
         assertFalse(out.contains("nobody-here"), out);
     }
+
+    @Test
+    void layeredFilesFallBackToJni() throws Exception {
+        String cli = System.getProperty("bloomsimd.cli");
+        org.junit.jupiter.api.Assumptions.assumeTrue(cli != null && Files.isExecutable(Path.of(cli)), "no CLI");
+        Path file = dir.resolve("growing.bsf");
+        Process p = new ProcessBuilder(cli, "create", file.toString(), "--capacity", "1000", "--growth", "2")
+                .redirectErrorStream(true).start();
+        String msg = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), msg);
+        try (BloomFilter f = BloomFilter.load(file)) {
+            assertFalse(f.probesInJava(), "a scalable filter has no single bit array");
+            long[] keys = keys(5000); // five times the first layer: it grows
+            assertEquals(5000, f.putNew(keys, 0, keys.length, null, 0), 20);
+            for (long k : keys) {
+                assertTrue(f.mightContain(k));
+            }
+            long[] probes = probes(20_000);
+            boolean[] batch = f.mightContainAll(probes);
+            for (int i = 0; i < probes.length; i++) {
+                assertEquals(batch[i], f.mightContain(probes[i]));
+            }
+            f.save(file);
+        }
+        try (BloomFilter m = BloomFilter.map(file)) {
+            assertFalse(m.probesInJava());
+            for (long k : keys(5000)) {
+                assertTrue(m.mightContain(k));
+            }
+        }
+    }
 }
