@@ -172,4 +172,40 @@ class ApiTest {
             assertTrue(f.mightContain(1L));
         }
     }
+
+    @Test
+    void batchesAndProbesAllocateNothingPerKey() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported());
+        long[] keys = keys(100_000);
+        boolean[] out = new boolean[keys.length];
+        ByteBuffer raw = ByteBuffer.allocateDirect(8 * keys.length).order(ByteOrder.nativeOrder());
+        raw.asLongBuffer().put(keys);
+        LongBuffer direct = raw.asLongBuffer();
+        try (BloomFilter f = BloomFilter.create(100_000, 0.01)) {
+            long[] allocated = new long[5];
+            for (int round = 0; round < 3; round++) { // the last round counts: the JIT has settled
+                long tid = Thread.currentThread().getId();
+                long t0 = threads.getThreadAllocatedBytes(tid);
+                f.putAll(keys);
+                long t1 = threads.getThreadAllocatedBytes(tid);
+                f.mightContainAll(keys, 0, keys.length, out, 0);
+                long t2 = threads.getThreadAllocatedBytes(tid);
+                f.putNew(direct, out, 0);
+                long t3 = threads.getThreadAllocatedBytes(tid);
+                int hits = 0;
+                for (long k : keys) {
+                    hits += f.mightContain(k) ? 1 : 0;
+                }
+                long t4 = threads.getThreadAllocatedBytes(tid);
+                assertEquals(keys.length, hits);
+                allocated = new long[] {t1 - t0, t2 - t1, t3 - t2, t4 - t3};
+            }
+            // a few hundred bytes at most per call (the JNI and Objects checks), never per key
+            for (int i = 0; i < 4; i++) {
+                assertTrue(allocated[i] < 4096, "call " + i + " allocated " + allocated[i] + " bytes for 10^5 keys");
+            }
+        }
+    }
 }
