@@ -118,6 +118,7 @@ int cmd_dedup(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_parquet(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const struct command {
     {"info", cmd_info, "show a filter file's geometry, fill, estimated keys and FPR now"},
     {"merge", cmd_merge, "union of filter files with the same geometry and seed"},
     {"check", cmd_check, "validate filter files completely (exit status 0 if all are valid)"},
+    {"parquet", cmd_parquet, "ask the Bloom filters in Parquet files which row groups may hold values"},
     {"bench", cmd_bench, "run the library benchmark, bloomsimd-bench"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

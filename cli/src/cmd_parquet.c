@@ -1,0 +1,395 @@
+/*
+ * cmd_parquet.c — `bloomsimd parquet`: ask the Bloom filters inside Parquet
+ * files which row groups may hold a value, or list the filters.
+ *
+ *   bloomsimd parquet FILE... --column NAME [--values FILE | VALUE...]
+ *   bloomsimd parquet --list FILE...
+ *
+ * The footer is parsed by the library (bloomsimd_parquet_footer_load, which
+ * validates it); each column chunk's filter is read from the file at its
+ * bloom_filter_offset into a BLOOMSIMD_PARQUET filter (bloomsimd_parquet_read)
+ * and every value is looked up in it, PLAIN-encoded for the column's
+ * physical type: INT32/INT64 decimal, FLOAT/DOUBLE as strtod reads them,
+ * BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY the value's bytes. One line per value
+ * and row group: [FILE<TAB>]ROW_GROUP<TAB>VALUE<TAB>maybe|no; row groups
+ * without a filter for the column print "unknown" (the engine must read them).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void help(void)
+{
+    printf("Usage: bloomsimd parquet [OPTION]... FILE... --column NAME [VALUE]...\n"
+           "       bloomsimd parquet --list FILE...\n"
+           "Ask the split-block Bloom filters in Parquet files which row groups may hold\n"
+           "each VALUE of column NAME (dotted path for nested columns: a.b). One line per\n"
+           "value and row group, row groups numbered from 0 in footer order:\n"
+           "  [FILE<TAB>]ROW_GROUP<TAB>VALUE<TAB>maybe|no|unknown   (FILE when several are given;\n"
+           "  unknown: that row group has no filter for the column)\n"
+           "The FILEs are the operands that end in .parquet (or the first operand, whatever its\n"
+           "name); with --values or --list every operand is a FILE.\n\n"
+           "  -c, --column NAME   the column whose filters are asked\n"
+           "      --values FILE   read the values from FILE, one a line ('-': standard input)\n"
+           "  -n, --count         per file and row group, the count of values that may be there\n"
+           "      --json          one JSON object a line instead of the tab-separated form\n"
+           "  -l, --list          list every column chunk's filter: size, bits per value, the\n"
+           "                      distinct values it holds (estimated) and its FPR for them\n"
+           "  -h, --help          this help\n\n"
+           "Values are read as the column's physical type: INT32/INT64 as decimal integers,\n"
+           "FLOAT/DOUBLE as numbers, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY as their bytes.\n"
+           "Exit status: 0 if some value may be in some row group, 1 if none, 2 on error.\n"
+           "Example: bloomsimd parquet events-*.parquet --column user_id 42 1234567\n");
+}
+
+typedef struct pq_file {
+    const char *path;
+    int fd;
+    bloomsimd_parquet_footer *footer;
+} pq_file;
+
+static bool open_file(pq_file *pf, const char *path)
+{
+    pf->path = path;
+    pf->footer = NULL;
+    pf->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (pf->fd < 0) {
+        cli_error("%s: %s", path, strerror(errno));
+        return false;
+    }
+    bloomsimd_status st = bloomsimd_parquet_footer_load(&pf->footer, path);
+    if (st != BLOOMSIMD_OK) {
+        cli_error("%s: not a readable Parquet file: %s", path, bloomsimd_last_error());
+        close(pf->fd);
+        pf->fd = -1;
+        return false;
+    }
+    return true;
+}
+
+static void close_file(pq_file *pf)
+{
+    if (pf->footer) bloomsimd_parquet_footer_free(pf->footer);
+    if (pf->fd >= 0) close(pf->fd);
+}
+
+/* The filter of one column chunk, or NULL (none: *none set; an error: printed). */
+static bloomsimd_filter *chunk_filter(const pq_file *pf, uint32_t rg, uint32_t col, bool *none)
+{
+    const bloomsimd_parquet_chunk *ch = &pf->footer->chunk[(size_t)rg * pf->footer->columns + col];
+    *none = ch->bloom_filter_offset < 0;
+    if (*none) return NULL;
+    uint64_t len = ch->bloom_filter_length >= 0 ? (uint64_t)ch->bloom_filter_length : 0;
+    if (len == 0) {
+        /* older writers leave the length out: the header says it */
+        uint8_t head[BLOOMSIMD_PARQUET_HEADER_MAX_BYTES];
+        ssize_t got = pread(pf->fd, head, sizeof head, (off_t)ch->bloom_filter_offset);
+        bloomsimd_parquet_header h;
+        if (got <= 0 || bloomsimd_parquet_header_parse(head, (size_t)got, &h) != BLOOMSIMD_OK) {
+            cli_error("%s: row group %u: unreadable Bloom filter header: %s", pf->path, rg,
+                      got <= 0 ? "short read" : bloomsimd_last_error());
+            return NULL;
+        }
+        len = (uint64_t)h.header_bytes + h.bitset_bytes;
+    }
+    if (len > pf->footer->file_size || (uint64_t)ch->bloom_filter_offset > pf->footer->file_size - len) {
+        cli_error("%s: row group %u: the Bloom filter runs past the end of the file", pf->path, rg);
+        return NULL;
+    }
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) {
+        cli_error("%s: out of memory for a %llu-byte filter", pf->path, (unsigned long long)len);
+        return NULL;
+    }
+    ssize_t got = pread(pf->fd, buf, len, (off_t)ch->bloom_filter_offset);
+    bloomsimd_filter *f = NULL;
+    bloomsimd_status st = got == (ssize_t)len ? bloomsimd_parquet_read(&f, buf, len, NULL) : BLOOMSIMD_ERR_IO;
+    free(buf);
+    if (st != BLOOMSIMD_OK) {
+        cli_error("%s: row group %u: %s", pf->path, rg,
+                  st == BLOOMSIMD_ERR_IO ? "short read of the Bloom filter" : cli_status_text(st));
+        return NULL;
+    }
+    return f;
+}
+
+/* The PLAIN encoding of text for physical type `type` into buf (at least 16
+ * bytes, or the text's length for byte arrays). Returns its length, or -1. */
+static long encode(uint32_t type, const char *text, size_t tlen, uint8_t *buf, uint64_t *u64, bool *is_u64)
+{
+    char *end;
+    *is_u64 = false;
+    errno = 0;
+    switch (type) {
+    case BLOOMSIMD_PARQUET_INT64: {
+        long long v = strtoll(text, &end, 10);
+        if (end == text || *end || errno) return -1;
+        *u64 = (uint64_t)v, *is_u64 = true;
+        return 8;
+    }
+    case BLOOMSIMD_PARQUET_INT32: {
+        long long v = strtoll(text, &end, 10);
+        if (end == text || *end || errno || v < INT32_MIN || v > INT32_MAX) return -1;
+        uint32_t x = (uint32_t)(int32_t)v;
+        for (int b = 0; b < 4; b++) buf[b] = (uint8_t)(x >> (8 * b));
+        return 4;
+    }
+    case BLOOMSIMD_PARQUET_DOUBLE: {
+        double d = strtod(text, &end);
+        if (end == text || *end) return -1;
+        memcpy(u64, &d, 8), *is_u64 = true;
+        return 8;
+    }
+    case BLOOMSIMD_PARQUET_FLOAT: {
+        float v = strtof(text, &end);
+        if (end == text || *end) return -1;
+        uint32_t x;
+        memcpy(&x, &v, 4);
+        for (int b = 0; b < 4; b++) buf[b] = (uint8_t)(x >> (8 * b));
+        return 4;
+    }
+    case BLOOMSIMD_PARQUET_BYTE_ARRAY:
+    case BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY: memcpy(buf, text, tlen); return (long)tlen;
+    default: return -1;
+    }
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static int list_files(pq_file *files, int nfiles, bool json)
+{
+    if (!json) printf("%s%-5s %-24s %-20s %10s %8s %12s %10s\n", nfiles > 1 ? "file\t" : "", "group", "column", "type",
+                      "bytes", "bits/val", "distinct~", "FPR now");
+    int status = CLI_OK;
+    for (int i = 0; i < nfiles; i++) {
+        const bloomsimd_parquet_footer *ft = files[i].footer;
+        for (uint32_t rg = 0; rg < ft->row_groups; rg++)
+            for (uint32_t c = 0; c < ft->columns; c++) {
+                bool none;
+                bloomsimd_filter *f = chunk_filter(&files[i], rg, c, &none);
+                if (!f) {
+                    if (!none) status = CLI_ERROR;
+                    continue;
+                }
+                bloomsimd_info info;
+                bloomsimd_get_info(f, &info);
+                double est = bloomsimd_estimate_count(f);
+                double fpr = isfinite(est) ? bloomsimd_predicted_fpr(f, (uint64_t)llround(est)) : 1.0;
+                const char *type = bloomsimd_parquet_type_name(ft->column[c].physical_type);
+                if (json) {
+                    printf("{\"file\":");
+                    json_string(stdout, files[i].path);
+                    printf(",\"row_group\":%u,\"column\":", rg);
+                    json_string(stdout, ft->column[c].path);
+                    printf(",\"type\":\"%s\",\"bytes\":%llu,\"bits_per_value\":%.2f,\"distinct_estimate\":%.0f,"
+                           "\"fpr\":%.6g}\n",
+                           type ? type : "?", (unsigned long long)info.memory_bytes,
+                           est > 0 ? (double)info.bits / est : 0.0, isfinite(est) ? est : -1.0, fpr);
+                } else {
+                    if (nfiles > 1) printf("%s\t", files[i].path);
+                    printf("%-5u %-24s %-20s %10llu %8.2f %12.0f %9.4f%%\n", rg, ft->column[c].path,
+                           type ? type : "?", (unsigned long long)info.memory_bytes,
+                           est > 0 ? (double)info.bits / est : 0.0, isfinite(est) ? est : -1.0, 100 * fpr);
+                }
+                bloomsimd_destroy(f);
+            }
+    }
+    return status;
+}
+
+/* One value against every row group of one file; prints its lines. */
+static void ask(const pq_file *pf, bool several, int64_t col, bloomsimd_filter **filters, const bool *none,
+                const char *text, size_t tlen, bool json, bool count_only, uint64_t *counts, bool *any, bool *bad)
+{
+    const bloomsimd_parquet_footer *ft = pf->footer;
+    uint8_t stack[64];
+    uint8_t *buf = tlen > sizeof stack ? malloc(tlen) : stack;
+    uint64_t u64 = 0;
+    bool is_u64;
+    long len = buf ? encode(ft->column[col].physical_type, text, tlen, buf, &u64, &is_u64) : -1;
+    if (len < 0) {
+        const char *type = bloomsimd_parquet_type_name(ft->column[col].physical_type);
+        cli_error("%s: '%s' is not a value of column %s (%s)", pf->path, text, ft->column[col].path,
+                  type ? type : "unknown type");
+        *bad = true;
+        if (buf != stack) free(buf);
+        return;
+    }
+    for (uint32_t rg = 0; rg < ft->row_groups; rg++) {
+        const char *answer = "unknown";
+        if (!none[rg] && filters[rg]) {
+            bool maybe = is_u64 ? bloomsimd_contains_u64(filters[rg], u64)
+                                : bloomsimd_contains(filters[rg], buf, (size_t)len);
+            answer = maybe ? "maybe" : "no";
+            if (maybe) counts[rg]++, *any = true;
+        } else if (none[rg]) {
+            counts[rg]++, *any = true; /* no filter: the row group may hold it */
+        }
+        if (count_only) continue;
+        if (json) {
+            printf("{\"file\":");
+            json_string(stdout, pf->path);
+            printf(",\"row_group\":%u,\"value\":", rg);
+            json_string(stdout, text);
+            printf(",\"answer\":\"%s\"}\n", answer);
+        } else {
+            if (several) printf("%s\t", pf->path);
+            printf("%u\t%s\t%s\n", rg, text, answer);
+        }
+    }
+    if (buf != stack) free(buf);
+}
+
+int cmd_parquet(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"column", required_argument, NULL, 'c'},
+                                             {"values", required_argument, NULL, 'V'},
+                                             {"count", no_argument, NULL, 'n'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"list", no_argument, NULL, 'l'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *column = NULL, *values_path = NULL;
+    bool count_only = false, json = false, list = false;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":c:nlh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c': column = optarg; break;
+        case 'V': values_path = optarg; break;
+        case 'n': count_only = true; break;
+        case 'j': json = true; break;
+        case 'l': list = true; break;
+        case 'h': help(); return CLI_OK;
+        default: return cli_bad_option(c, argv, optind, optopt);
+        }
+    }
+    /* operands: the files (ending in .parquet, or every operand with --list or
+     * --values), then the values */
+    int first = optind, nfiles = 0;
+    if (first == argc) return cli_usage_error("missing FILE");
+    if (list || values_path) {
+        nfiles = argc - first;
+    } else {
+        while (first + nfiles < argc) {
+            const char *a = argv[first + nfiles];
+            size_t n = strlen(a);
+            if (n < 8 || strcmp(a + n - 8, ".parquet") != 0) break;
+            nfiles++;
+        }
+        if (nfiles == 0) nfiles = 1; /* one file of any name, then values */
+    }
+    if (!list && !column) return cli_usage_error("missing --column NAME (or --list)");
+    if (!list && !values_path && first + nfiles == argc) return cli_usage_error("missing VALUE (or --values FILE)");
+    if (list && column) return cli_usage_error("--list and --column: list every column, or ask one");
+
+    pq_file *files = calloc((size_t)nfiles, sizeof *files);
+    if (!files) return CLI_ERROR;
+    int status = CLI_OK;
+    for (int i = 0; i < nfiles; i++)
+        if (!open_file(&files[i], argv[first + i])) status = CLI_ERROR;
+    if (status != CLI_OK) {
+        for (int i = 0; i < nfiles; i++) close_file(&files[i]);
+        free(files);
+        return status;
+    }
+    if (list) {
+        status = list_files(files, nfiles, json);
+        for (int i = 0; i < nfiles; i++) close_file(&files[i]);
+        free(files);
+        return status;
+    }
+
+    FILE *vin = NULL;
+    if (values_path) {
+        vin = strcmp(values_path, "-") == 0 ? stdin : fopen(values_path, "r");
+        if (!vin) {
+            cli_error("%s: %s", values_path, strerror(errno));
+            for (int i = 0; i < nfiles; i++) close_file(&files[i]);
+            free(files);
+            return CLI_ERROR;
+        }
+    }
+    bool any = false, bad = false;
+    char *line = NULL;
+    size_t cap = 0;
+    for (int i = 0; i < nfiles && status != CLI_ERROR; i++) {
+        const bloomsimd_parquet_footer *ft = files[i].footer;
+        int64_t col = bloomsimd_parquet_footer_find(ft, column);
+        if (col < 0) {
+            cli_error("%s: no column %s (skipped)", files[i].path, column);
+            bad = true;
+            continue;
+        }
+        bloomsimd_filter **filters = calloc(ft->row_groups ? ft->row_groups : 1, sizeof *filters);
+        bool *none = calloc(ft->row_groups ? ft->row_groups : 1, sizeof *none);
+        uint64_t *counts = calloc(ft->row_groups ? ft->row_groups : 1, sizeof *counts);
+        if (!filters || !none || !counts) {
+            cli_error("out of memory");
+            status = CLI_ERROR;
+        }
+        for (uint32_t rg = 0; status != CLI_ERROR && rg < ft->row_groups; rg++) {
+            filters[rg] = chunk_filter(&files[i], rg, (uint32_t)col, &none[rg]);
+            if (!filters[rg] && !none[rg]) status = CLI_ERROR;
+        }
+        if (status != CLI_ERROR) {
+            if (vin) {
+                if (i > 0) rewind(vin);
+                ssize_t n;
+                while ((n = getline(&line, &cap, vin)) >= 0) {
+                    if (n && line[n - 1] == '\n') line[--n] = 0;
+                    if (n && line[n - 1] == '\r') line[--n] = 0;
+                    ask(&files[i], nfiles > 1, col, filters, none, line, (size_t)n, json, count_only, counts, &any,
+                        &bad);
+                }
+            } else {
+                for (int v = first + nfiles; v < argc; v++)
+                    ask(&files[i], nfiles > 1, col, filters, none, argv[v], strlen(argv[v]), json, count_only,
+                        counts, &any, &bad);
+            }
+            if (count_only)
+                for (uint32_t rg = 0; rg < ft->row_groups; rg++) {
+                    if (json) {
+                        printf("{\"file\":");
+                        json_string(stdout, files[i].path);
+                        printf(",\"row_group\":%u,\"maybe\":%llu}\n", rg, (unsigned long long)counts[rg]);
+                    } else {
+                        if (nfiles > 1) printf("%s\t", files[i].path);
+                        printf("%u\t%llu\n", rg, (unsigned long long)counts[rg]);
+                    }
+                }
+        }
+        for (uint32_t rg = 0; filters && rg < ft->row_groups; rg++) bloomsimd_destroy(filters[rg]);
+        free(filters), free(none), free(counts);
+    }
+    free(line);
+    if (vin && vin != stdin) fclose(vin);
+    for (int i = 0; i < nfiles; i++) close_file(&files[i]);
+    free(files);
+    if (fflush(stdout) != 0) {
+        cli_error("write error: %s", strerror(errno));
+        return CLI_ERROR;
+    }
+    if (status == CLI_ERROR || bad) return CLI_ERROR;
+    return any ? CLI_OK : CLI_NO_MATCH;
+}
