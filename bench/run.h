@@ -100,6 +100,9 @@ void bench_print_size(const bench_options *o, const bench_machine *m, uint64_t n
                       size_t nkernels, int best);
 void bench_print_threads(const bench_options *o);
 void bench_print_fpr(const bench_options *o);
+/* verdict.c: the non-emulated kernel with the fastest batched negative
+ * lookup at n keys, or NULL. */
+const char *bench_fastest_kernel(const char *const *kernels, size_t nk, uint64_t n);
 /* summary.c: the one-screen summary (stdout); folder = where report.txt and
  * the data went; wrote_plot = the size chart is there. */
 void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *m, const char *const *kernels,

@@ -20,18 +20,6 @@
 
 #include "run.h"
 
-static const char *fastest(const char *const *kernels, size_t nk, uint64_t n)
-{
-    const char *best = NULL;
-    double ns = INFINITY;
-    for (size_t i = 0; i < nk; i++) {
-        if (bloomsimd_kernel_emulated(kernels[i])) continue;
-        bench_result *r = bench_result_find("kernel", kernels[i], "lookup0", n, 1);
-        if (r && r->ns.median < ns) ns = r->ns.median, best = kernels[i];
-    }
-    return best;
-}
-
 static double median_of(const char *section, const char *impl, const char *op, uint64_t n)
 {
     bench_result *r = impl ? bench_result_find(section, impl, op, n, 1) : NULL;
@@ -63,7 +51,7 @@ static void size_rows(FILE *out, const bench_machine *m, const char *const *kern
             "floor", " lookup  insert", "  lookup", "(model)");
     for (size_t s = 0; s < nsizes; s++) {
         uint64_t n = sizes[s];
-        const char *b = fastest(kernels, nk, n);
+        const char *b = bench_fastest_kernel(kernels, nk, n);
         if (!b) continue;
         char keys[32];
         bench_format_keys(keys, sizeof keys, n);

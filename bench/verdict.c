@@ -11,7 +11,7 @@
 
 #include "run.h"
 
-static const char *fastest_at(const char *const *kernels, size_t nk, uint64_t n)
+const char *bench_fastest_kernel(const char *const *kernels, size_t nk, uint64_t n)
 {
     const char *best = NULL;
     double ns = INFINITY;
@@ -71,7 +71,7 @@ static void headline(const bench_options *o, const char *const *kernels, size_t 
         for (int op = 0; op < 2; op++) {
             printf("  %-7s", op ? "insert" : "look0%");
             for (size_t s = 0; s < nsizes; s++) {
-                const char *b = fastest_at(kernels, nk, sizes[s]);
+                const char *b = bench_fastest_kernel(kernels, nk, sizes[s]);
                 bench_result *r = b ? bench_result_find("kernel", b, ops[op], sizes[s], 1) : NULL;
                 size_cell(sizes[s], r ? r->ratio : NAN);
             }
@@ -95,7 +95,7 @@ static void headline(const bench_options *o, const char *const *kernels, size_t 
             if (!any) continue;
             printf("  %-42s", refs[i].label);
             for (size_t s = 0; s < nsizes; s++) {
-                const char *b = fastest_at(kernels, nk, sizes[s]);
+                const char *b = bench_fastest_kernel(kernels, nk, sizes[s]);
                 bench_result *us = b ? bench_result_find("kernel", b, refs[i].op, sizes[s], 1) : NULL;
                 bench_result *them = bench_result_find("reference", refs[i].impl, refs[i].op, sizes[s], 1);
                 size_cell(sizes[s], us && them ? them->ns.median / us->ns.median : NAN);
@@ -110,7 +110,7 @@ void bench_print_summary(const bench_options *o, const char *const *kernels, siz
 {
     unsigned wins[BENCH_MAX_KERNELS] = {0};
     for (size_t s = 0; s < nsizes; s++) {
-        const char *b = fastest_at(kernels, nk, sizes[s]);
+        const char *b = bench_fastest_kernel(kernels, nk, sizes[s]);
         for (size_t i = 0; b && i < nk; i++) wins[i] += strcmp(b, kernels[i]) == 0;
     }
     size_t top = 0;
