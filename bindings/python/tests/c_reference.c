@@ -9,8 +9,8 @@
  *
  * KIND: u64 (KEYS holds little-endian u64 keys) or bytes (KEYS holds
  * records: a little-endian u32 length, then that many bytes).
- * Options: capacity= fpr= seed= k= bits= growth= generations= (as in
- * bloomsimd_options) and new=1 (insert with bloomsimd_add_new*, which counts
+ * Options: capacity= fpr= seed= k= bits= growth= generations= layout=
+ * concurrent=1 (as in bloomsimd_options) and new=1 (insert with bloomsimd_add_new*, which counts
  * keys and grows scalable filters). Exit 0 on success, 1 on a library
  * failure (its status and detail on stderr), 2 on bad usage.
  */
@@ -100,6 +100,8 @@ static int option(bloomsimd_options *o, int *add_new, const char *arg)
     else if (!strncmp(arg, "bits", n)) o->bits = strtoull(v, NULL, 10);
     else if (!strncmp(arg, "growth", n)) o->growth = (uint32_t)strtoul(v, NULL, 10);
     else if (!strncmp(arg, "generations", n)) o->generations = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strncmp(arg, "layout", n)) o->layout = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strncmp(arg, "concurrent", n)) o->flags |= atoi(v) ? BLOOMSIMD_CONCURRENT : 0u;
     else if (!strncmp(arg, "new", n)) *add_new = atoi(v);
     else return -1;
     return 0;

@@ -125,3 +125,51 @@ def test_python_file_answers_in_c(c_reference, tmp_path, rng):
     f.add_many(keys)
     f.save(tmp_path / "py.bsf")
     assert c_query(c_reference, tmp_path, tmp_path / "py.bsf", keys).all()
+
+
+@pytest.mark.parametrize("form", ["u64", "bytes", "single"])
+def test_split256_bytes_equal_c(c_reference, tmp_path, rng, kernel, form):
+    """The second layout, every kernel, batch and single-key calls."""
+    keys = random_u64(rng, 4000) if form == "u64" else random_bytes_keys(rng, 4000, 0, 50)
+    path = c_build(c_reference, tmp_path, keys, capacity=4000, fpr=0.01, seed=13, layout=3)
+    f = bloomsimd.Filter(4000, 0.01, seed=13, layout="split256", kernel=kernel)
+    if form == "single":
+        for k in keys:
+            f.add(k)
+    else:
+        f.add_many(keys)
+    assert f.info.layout == "split256"
+    assert f.to_bytes() == path.read_bytes()
+    probes = random_bytes_keys(rng, 5000) if form != "u64" else random_u64(rng, 5000)
+    probes[:1000] = keys[:1000]
+    assert np.array_equal(f.contains_many(probes), c_query(c_reference, tmp_path, path, probes))
+
+
+def test_concurrent_and_window_bytes_equal_c(c_reference, tmp_path, rng):
+    keys = random_u64(rng, 3000)
+    path = c_build(c_reference, tmp_path, keys, capacity=3000, concurrent=1)
+    f = bloomsimd.Filter(3000, concurrent=True)
+    f.add_many(keys)
+    assert f.info.concurrent and f.to_bytes() == path.read_bytes()  # the flag is saved too
+    path = c_build(c_reference, tmp_path, keys, capacity=1000, generations=4, new=1)
+    w = bloomsimd.Filter(1000, generations=4)
+    w.add_new_many(keys)
+    # the directory records when each generation started: compare the payloads
+    ours, theirs = w.to_bytes(), path.read_bytes()
+    start = int.from_bytes(theirs[12:16], "little")  # payload_offset (docs/FORMAT.md)
+    assert len(ours) == len(theirs) and start >= 128 + 64 * 4
+    assert ours[start:] == theirs[start:] and any(theirs[start:])
+    assert w.info == bloomsimd.Filter.load(path).info
+
+
+def test_c_file_mapped_answers_as_c(c_reference, tmp_path, rng):
+    """A file C wrote, mapped: single keys of every type and batches answer as C."""
+    words = [f"user-{i}" for i in range(3000)]
+    path = c_build(c_reference, tmp_path, [w.encode() for w in words], capacity=3000, fpr=0.02)
+    probes = words[::2] + [f"other-{i}" for i in range(3000)]
+    expected = c_query(c_reference, tmp_path, path, [p.encode() for p in probes])
+    with bloomsimd.Filter.map(path) as m:
+        assert [p in m for p in probes] == expected.tolist()
+        assert [bytearray(p.encode()) in m for p in probes[:500]] == expected[:500].tolist()
+        assert np.array_equal(m.contains_many(probes), expected)
+        assert np.array_equal(m.contains_many(np.array([p.encode() for p in probes], dtype=object)), expected)

@@ -209,3 +209,53 @@ def test_select_matches_contains(rng):
     hit = f.contains_many(keys)
     assert np.array_equal(f.select(keys), np.flatnonzero(hit))
     assert np.array_equal(f.select(keys.tolist()), np.flatnonzero(hit))
+
+
+class BadIndex:
+    def __index__(self):
+        raise ArithmeticError("no index")
+
+
+class BadIter:
+    def __iter__(self):
+        raise LookupError("no iter")
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda f: f.add_many(b"x" * 32, width="16"), TypeError, ""),
+    (lambda f: f.add_many(b"x" * 32, width=-1), ValueError, "at least 1"),
+    (lambda f: f.add_many(b"x" * 32, width=2**70), OverflowError, ""),
+    (lambda f: f.add_many([1], 2), TypeError, ""),
+    (lambda f: f.add_many([1], bogus=2), TypeError, "bogus"),
+    (lambda f: f.contains_many(), TypeError, ""),
+    (lambda f: f.add_many((b"abcd", np.array([0, 2, 4], dtype=">i4"))), TypeError, "big-endian"),
+    (lambda f: f.add_many((b"abcd", np.array([0, 9, 2, 9, 4], dtype=np.int64)[::2])), ValueError, "contiguous"),
+    (lambda f: f.add_many((5, np.array([0, 1], dtype=np.int32))), TypeError, ""),
+    (lambda f: f.add_many(np.zeros((2, 2, 2), np.uint8)), TypeError, "1-dimensional"),
+    (lambda f: f.add_many(np.zeros(3, "S4").reshape(3, 1)), TypeError, "1-dimensional"),
+    (lambda f: f.add_many(np.zeros(3, "M8[s]")), ValueError, "dtype"),  # NumPy exports no buffer
+    (lambda f: f.add_many([BadIndex()]), ArithmeticError, "no index"),
+    (lambda f: f.add(BadIndex()), ArithmeticError, "no index"),
+    (lambda f: f.add_many(BadIter()), LookupError, "no iter"),
+    (lambda f: f.add_many([[1]]), TypeError, r"keys\[0\]"),
+    (lambda f: f.add_many([None]), TypeError, r"keys\[0\]"),
+    (lambda f: f.add_many([b"a", None]), TypeError, r"keys\[1\]"),
+    (lambda f: f.add_many([b"a", np.zeros(2, np.uint64)]), TypeError, r"keys\[1\]"),
+    (lambda f: f.add_many({1: 2}.values()), None, ""),  # fine: an iterable of ints
+])
+def test_more_bad_input(call, exc, match):
+    f = bloomsimd.Filter(100)
+    if exc is None:
+        call(f)
+        return
+    with pytest.raises(exc, match=match):
+        call(f)
+    assert f.info.fill == 0.0
+
+
+def test_numpy_scalar_and_subclass_keys_in_batches():
+    f = bloomsimd.Filter(100, 1e-6)
+    f.add_many([np.uint64(2**64 - 1), np.int32(-1), np.int8(5)])  # -1 twice: the same key
+    assert f.contains_many([2**64 - 1, 5]).all() and f.add_new_many([-1]).tolist() == [False]
+    f.add_many([np.bytes_(b"nb"), np.str_("ns")])
+    assert b"nb" in f and "ns" in f and np.bytes_(b"nb") in f and np.str_("ns") in f

@@ -221,3 +221,84 @@ def test_python_file_queried_by_cli(cli, tmp_path, rng):
     assert r.returncode == 0 and int(r.stdout) == 1000 + int(f.contains_many(absent).sum())
     r = run_cli(cli, "check", tmp_path / "py.bsf")
     assert r.returncode == 0, r.stderr
+
+
+# ---- mapped files ---------------------------------------------------------------------
+
+def test_map_is_zero_copy_and_shared(tmp_path, rng):
+    """A read-only mapping probes the file's pages: keys a writable mapping
+    of the same file inserts afterwards are seen at once, with no reload."""
+    bloomsimd.Filter(20000, seed=4).save(tmp_path / "s.bsf")
+    reader = bloomsimd.Filter.map(tmp_path / "s.bsf")
+    keys = random_u64(rng, 5000)
+    assert not reader.contains_many(keys).any()
+    with bloomsimd.Filter.map(tmp_path / "s.bsf", writable=True) as w:
+        w.add_many(keys)
+        w.add("late")
+        assert reader.contains_many(keys).all() and "late" in reader
+        w.sync()
+    # the same bits (the file's header keeps the DIRTY mark of a writable mapping)
+    assert reader.to_bytes()[4096:] == (tmp_path / "s.bsf").read_bytes()[4096:]
+    assert reader.info.memory_bytes == bloomsimd.Filter.load(tmp_path / "s.bsf").info.memory_bytes
+    reader.close()
+
+
+def test_map_outlives_its_path(tmp_path, rng):
+    keys = random_u64(rng, 2000)
+    f = bloomsimd.Filter(2000)
+    f.add_many(keys)
+    f.save(tmp_path / "gone.bsf")
+    m = bloomsimd.Filter.map(tmp_path / "gone.bsf")
+    os.unlink(tmp_path / "gone.bsf")
+    assert m.contains_many(keys).all() and m.to_bytes() == f.to_bytes()
+    g = pickle.loads(pickle.dumps(m))  # a heap filter from the mapping's bytes
+    assert g.contains_many(keys).all()
+    g.add(1)  # writable, unlike m
+    m.close()
+
+
+@pytest.mark.parametrize("kind", [dict(growth=2), dict(generations=3), dict(layout="split256")])
+def test_map_every_kind(tmp_path, rng, kind):
+    keys = random_u64(rng, 3000)
+    f = bloomsimd.Filter(1000, **kind)
+    f.add_new_many(keys)
+    f.save(tmp_path / "k.bsf")
+    with bloomsimd.Filter.map(tmp_path / "k.bsf") as m:
+        assert m.info == f.info and m.contains_many(keys).all()
+        with pytest.raises(bloomsimd.ReadOnlyError):
+            m.add_many(keys[:10])
+        if "generations" in kind:
+            with pytest.raises(bloomsimd.ReadOnlyError):
+                m.rotate()
+
+
+def test_writable_map_of_a_scalable_filter_cannot_grow(tmp_path, rng):
+    bloomsimd.Filter(100, growth=2).save(tmp_path / "g.bsf")
+    with bloomsimd.Filter.map(tmp_path / "g.bsf", writable=True) as w:
+        with pytest.raises(bloomsimd.ReadOnlyError):
+            w.add_new_many(random_u64(rng, 10000))
+        assert w.info.layers == 1
+
+
+@pytest.mark.parametrize("content", [b"", b"\x89BSIMD\r\n", None])
+def test_map_refuses_what_is_not_a_filter(tmp_path, content):
+    path = tmp_path / "x.bsf"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    with pytest.raises((bloomsimd.CorruptError, bloomsimd.SystemCallError)) as e:
+        bloomsimd.Filter.map(path)
+    assert e.value.detail
+
+
+def test_map_arguments(tmp_path):
+    bloomsimd.Filter(100).save(tmp_path / "a.bsf")
+    with pytest.raises(TypeError):
+        bloomsimd.Filter.map(tmp_path / "a.bsf", True)  # writable is keyword-only
+    with pytest.raises(TypeError):
+        bloomsimd.Filter.map(5.5)
+    with pytest.raises(bloomsimd.KernelUnavailableError):
+        bloomsimd.Filter.map(tmp_path / "a.bsf", kernel="avx3")
+    m = bloomsimd.Filter.map(tmp_path / "a.bsf", concurrent=True)
+    assert m.info.concurrent
