@@ -56,7 +56,10 @@ import tracemalloc
 
 import numpy as np
 
-import bloomsimd
+try:
+    import bloomsimd
+except ImportError as e:
+    sys.exit(f"bench.py: {e}: run it through bench/run.sh (which builds the package), or install the package")
 
 FPR = 0.01
 
