@@ -64,6 +64,7 @@ client() {
 client redis redis/bench/run.sh
 client cli cli/bench/cli_bench.sh --short
 client go bindings/go/bench/run.sh
+client python bindings/python/bench/run.sh --quick
 # ---- end of clients ----------------------------------------------------------
 
 echo
