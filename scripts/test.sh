@@ -4,7 +4,7 @@
 #   release   gcc, -Werror, every suite once per kernel (+ consumer build, build checks,
 #             no compiled file tracked in git)
 #   clang     clang -Werror build of everything (compile check)
-#   asan      ASan+UBSan build, every suite once per kernel
+#   asan      ASan+UBSan build, every suite once per kernel, and the Python package's suite on it
 #   tsan      TSan build, concurrency tests for every supported kernel (scripts/tsan.sh)
 #   fuzz      libFuzzer on deserialize for FUZZ_SECONDS (default 120) under ASan+UBSan
 #   aarch64   cross-compiled suite under qemu-aarch64 + x86/aarch64 byte-identity (scripts/aarch64-check.sh)
@@ -49,7 +49,9 @@ stage_asan() {
   configure_build "$out/asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBLOOMSIMD_SANITIZE=address,undefined \
     -DBLOOMSIMD_BUILD_BENCH=OFF &&
     (cd "$out/asan" && BLOOMSIMD_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest -j "$jobs" --output-on-failure --timeout 1200 -LE consumer)
+      ctest -j "$jobs" --output-on-failure --timeout 1200 -LE consumer) &&
+    # the Python package's suite against the sanitized library (run.sh preloads the runtimes)
+    BLOOMSIMD_SANITIZE=address,undefined bash bindings/python/tests/run.sh "$out/asan"
 }
 stage_tsan() { bash scripts/tsan.sh; }
 stage_fuzz() { bash scripts/fuzz.sh "$FUZZ_SECONDS"; }
