@@ -19,6 +19,11 @@
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
+#
+# bash scripts/test.sh --quick is a check under a minute once the release
+# stage's build exists (it builds it if not): ctest on that build for the
+# library's suites on this CPU's default kernel, the CLI's tests and the
+# README's examples (labels kernel-<default>, cli, docs). No other stage runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -129,6 +134,19 @@ stage_java() {
     grep -E "mightContain\(long\)|bits/key" "$out/java-bench-smoke.txt"
   fi
 }
+
+if [ "${1:-}" = --quick ]; then
+  mkdir -p "$out"
+  echo "building $out/release (log: $out/release.build.log) ..."
+  configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || exit 1
+  kernel=$("$out/release/bloomsimd-example" 1000 | sed -n 's/.*(default on this CPU: \([a-z0-9]*\)).*/\1/p')
+  [ -n "$kernel" ] || { echo "test.sh --quick: bloomsimd-example did not name the default kernel" >&2; exit 1; }
+  echo "quick check: the suites on kernel $kernel, the CLI, the README's examples"
+  cd "$out/release" && exec ctest -j "$jobs" --output-on-failure --timeout 300 -L "^(kernel-$kernel|cli|docs)\$"
+elif [ $# -gt 0 ]; then
+  echo "usage: bash scripts/test.sh [--quick]   (STAGES=\"release asan\" selects stages)" >&2
+  exit 2
+fi
 
 # Each stage's output also goes to $out/stage-<name>.log. A CI record often
 # keeps only the end of the output, so a failed stage's last lines are printed
