@@ -64,7 +64,7 @@ client() {
 client redis redis/bench/run.sh
 client cli cli/bench/cli_bench.sh --short
 client go bindings/go/bench/run.sh
-client python bindings/python/bench/run.sh --quick
+client python bindings/python/bench/run.sh --quick --short
 # ---- end of clients ----------------------------------------------------------
 
 echo

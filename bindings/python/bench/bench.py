@@ -67,6 +67,7 @@ FPR = 0.01
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="the short form: 1e5 keys, 3 rounds, small samples")
+    p.add_argument("--short", action="store_true", help="a few lines per size (scripts/bench.sh): medians only")
     p.add_argument("--sizes", help="comma-separated key counts (default 1e5,1e7; --quick 1e5)")
     p.add_argument("--rounds", type=int, help="paired rounds (default 7; --quick 3)")
     p.add_argument("--flor-sample", type=int, help="keys flor is timed on (default 20000; --quick 2000)")
@@ -470,6 +471,39 @@ def report(results, a, redis_version):
             print(f"{'memory':<14} {n:<4} B/key    {cells}  (set of ints / bloomsimd: {r['set_vs_us']:.1f}x)")
 
 
+def report_short(results, a):
+    """A few lines per size with units: medians, and ratios as median per-round ratios."""
+    def ns(c):
+        m = c["median"]
+        return f"{m:.0f} ns" if m >= 100 else f"{m:.3g} ns"
+
+    def x(c):
+        return f"{c['median']:.2f}x"
+
+    print(f"Python package, kernel {bloomsimd.default_kernel()}, {cpu_name()}: ns per key of CPU time "
+          f"(Redis: wall), {a.rounds} paired rounds; 'set 26x' = a set takes 26 times as long")
+    for r in results:
+        n = f"{r['n']:.0e}".replace("e+0", "e")
+        if r["row"] == "u64 batch":
+            print(f"  {n} u64 NumPy   add {ns(r['add']['bloomsimd'])} (C {ns(r['add']['C'])}, set "
+                  f"{x(r['set_add_vs_us'])}), contains {ns(r['contains']['bloomsimd'])} (C {ns(r['contains']['C'])}, "
+                  f"set {x(r['set_contains_vs_us'])})")
+            if "Redis" in r["add"]:
+                print(f"  {n} Redis       BF.MADD {ns(r['add']['Redis'])}, BF.MEXISTS {ns(r['contains']['Redis'])} "
+                      f"per item, {CHUNK} a command, pipelined")
+        elif r["row"] == "16-byte bytes":
+            flor = (f", flor {x(r['flor_add_vs_us'])} / {x(r['flor_contains_vs_us'])}"
+                    if "flor_add_vs_us" in r else "")
+            print(f"  {n} 16-byte     add {ns(r['add']['bloomsimd'])}, contains {ns(r['contains']['bloomsimd'])} "
+                  f"(set {x(r['set_add_vs_us'])} / {x(r['set_contains_vs_us'])}{flor})")
+        elif r["row"] == "single int":
+            print(f"  {n} x in f      {ns(r['times']['bloomsimd'])} ({x(r['us_vs_set'])} the time of x in s, "
+                  f"{ns(r['times']['set'])})")
+        elif r["row"] == "memory":
+            print(f"  {n} memory      {r['bytes_per_key']['bloomsimd']:.2f} B/key, a set of ints "
+                  f"{r['set_vs_us']:.0f}x that")
+
+
 def main():
     a = parse_args()
     clib = CLibrary(a.c_helper)
@@ -495,7 +529,10 @@ def main():
             redis_srv.stop()
     order = {"u64 batch": 0, "16-byte bytes": 1, "single int": 2, "memory": 3}
     results.sort(key=lambda r: (r["n"], order[r["row"]]))
-    report(results, a, redis_srv.version if redis_srv else None)
+    if a.short:
+        report_short(results, a)
+    else:
+        report(results, a, redis_srv.version if redis_srv else None)
     if a.json:
         with open(a.json, "w") as out:
             json.dump(dict(cpu=cpu_name(), kernel=bloomsimd.default_kernel(), rounds=a.rounds, results=results), out,
