@@ -168,12 +168,14 @@ int main(int argc, char **argv)
         fflush(stdout);
         bench_peer_rounds(&o, kernels, nk, &w);
         if (last) bench_layered_rows(&o, &w);
+        bench_parquet_rows(&o, &w);
         bench_workload_free(&w);
         fflush(stdout);
         if (last) largest = 0; /* once, even if listed twice */
     }
     bench_print_peer_rounds(&o, kernels, nk);
     bench_print_layered(&o);
+    bench_print_parquet(&o);
     bench_print_paired(&o);
     bench_print_threads(&o);
     if (o.fpr_sweep) bench_fpr_sweep(&o, kernels[0]);

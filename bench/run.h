@@ -61,6 +61,10 @@ double bench_string_ratio(const char *kernel, unsigned width, const char *a, con
 
 /* layered_rows.c: scalable and window filters at the largest size */
 void bench_layered_rows(const bench_options *o, const bench_workload *w);
+/* parquet_rows.c: BLOOMSIMD_PARQUET filters at 10^5 and 10^7 keys (when the run has them),
+ * batched against one value at a time with libxxhash's XXH64 */
+void bench_parquet_rows(const bench_options *o, const bench_workload *w);
+void bench_print_parquet(const bench_options *o);
 void bench_print_layered(const bench_options *o);
 /* scalable / fixed: look0% time ratio, bits/key ratio, measured FPR; false if not run */
 bool bench_layered_figures(uint64_t *n, double *target, double *lookup_ratio, double *bits_ratio, double *fpr);

@@ -165,6 +165,25 @@ static void layered_row(FILE *out)
             keys, grown->ns.median / fixed->ns.median);
 }
 
+static void parquet_row(FILE *out)
+{
+    static const uint64_t sizes[2] = {100000, 10000000};
+    bool any = false;
+    for (int i = 0; i < 2; i++) {
+        bench_result *p = bench_result_find("parquet", "u64", "probe0", sizes[i], 1);
+        bench_result *po = bench_result_find("parquet", "u64", "probe0-one-at-a-time", sizes[i], 1);
+        bench_result *b = bench_result_find("parquet", "u64", "build", sizes[i], 1);
+        bench_result *bo = bench_result_find("parquet", "u64", "build-one-at-a-time", sizes[i], 1);
+        if (!p || !po || !b || !bo) continue;
+        char keys[32];
+        bench_format_keys(keys, sizeof keys, sizes[i]);
+        if (!any) fprintf(out, "\nParquet filters, u64 values: one value at a time with XXH64 (as engines do) / batched:\n");
+        any = true;
+        fprintf(out, "  %s: probe %.2fx (%.2f vs %.2f ns), build %.2fx\n", keys, po->ns.median / p->ns.median,
+                po->ns.median, p->ns.median, bo->ns.median / b->ns.median);
+    }
+}
+
 void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *m, const char *const *kernels,
                         size_t nk, const uint64_t *sizes, size_t nsizes, const char *folder, bool wrote_plot)
 {
@@ -189,6 +208,7 @@ void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *
                  " per key; vs peer, classic: their time / ours, above 1.00x we are faster)\n");
     peer_rows(out, o, kernels, nk, sizes, nsizes);
     layered_row(out);
+    parquet_row(out);
     unsigned failed = bench_check_failures();
     fprintf(out, "\nchecks: %s; FPR %s\n",
             failed ? "FAILED (report.txt says which)" : "no false negatives, every count as expected",
