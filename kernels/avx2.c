@@ -850,10 +850,146 @@ static void avx2_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwor
     for (; i < nwords; i++) dst[i] &= src[i];
 }
 
-/* split256 (kernels/layout_split256.h): the scalar reference's entries for now. */
-#include "split256_scalar.h"
-BLOOMSIMD_BY_LAYOUT(avx2, split256_scalar)
-BLOOMSIMD_BY_LAYOUT_TOUCH(avx2, split256_scalar)
+/* ---------------------------------------------------------------------------
+ * split256 (kernels/layout_split256.h): a block is exactly one ymm, with one
+ * bit in each of its 8 words, so a key's mask needs no selection:
+ *   mask     = 1 << ((lo * SALT) >> 27)      vpmulld, vpsrld, vpsllvd
+ *   lookup   hit = (mask & ~block) == 0      vptest (CF), or for a group of 8
+ *                                            vpandn and avx2_zero_mask8
+ *   insert   block |= mask                   (concurrent: `lock or` per
+ *                                            64-bit word that lacks bits)
+ * Batches run kernels/split256_loop.h's pipeline with avx2_xxh3 for the
+ * hashes; measurements in docs/kernels/split256.md.
+ * ------------------------------------------------------------------------ */
+
+#include "split256_scalar.h" /* BLOOMSIMD_BY_LAYOUT */
+#define SPLIT256_LOOP_DISTANCE BLOOMSIMD_AVX2_DISTANCE
+#define SPLIT256_LOOP_READ_LOCALITY BLOOMSIMD_AVX2_READ_LOCALITY
+#define SPLIT256_LOOP_WRITE_LOCALITY BLOOMSIMD_AVX2_WRITE_LOCALITY
+#include "split256_loop.h"
+
+AVX2_INLINE __m256i avx2_split256_mask(uint32_t lo)
+{
+    static const uint32_t salts[8] = BLOOMSIMD_SPLIT256_SALTS;
+    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)salts);
+    __m256i c = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)lo), salt), 27);
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), c);
+}
+
+AVX2_INLINE char *avx2_split256_block(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return (char *)(void *)g->words + bloomsimd_split256_block_index(hash, g->nblocks) * BLOOMSIMD_SPLIT256_BLOCK_BYTES;
+}
+
+/* OR the mask bits the block lacked, one relaxed `lock or` per 64-bit word
+ * that has any (the bytes bloomsimd_split256_or leaves). */
+AVX2_INLINE void avx2_split256_or_atomic(char *block, __m256i missing)
+{
+    unsigned zero = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(missing, _mm256_setzero_si256())));
+    unsigned words = ~zero & 0xfu;
+    if (!words) return;
+    _Alignas(32) uint64_t m[4];
+    _mm256_store_si256((__m256i *)(void *)m, missing);
+    uint64_t *q = (uint64_t *)(void *)block;
+    for (; words; words &= words - 1) {
+        unsigned i = (unsigned)__builtin_ctz(words);
+        __atomic_fetch_or(q + i, m[i], __ATOMIC_RELAXED);
+    }
+}
+
+/* As avx2_split256_or_atomic, one bit at a time (`lock bts`), returning 1 if
+ * any bit was still clear when this thread set it: avx2_or_report_atomic's
+ * rule, so of two threads racing on a new key at least one reports it new. */
+AVX2_INLINE uint8_t avx2_split256_or_report_atomic(char *block, __m256i missing)
+{
+    unsigned zero = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(missing, _mm256_setzero_si256())));
+    unsigned words = ~zero & 0xffu;
+    if (!words) return 0;
+    _Alignas(32) uint32_t m[8];
+    _mm256_store_si256((__m256i *)(void *)m, missing);
+    uint64_t *q = (uint64_t *)(void *)block;
+    uint8_t fresh = 0;
+    for (; words; words &= words - 1) {
+        unsigned w = (unsigned)__builtin_ctz(words);
+        unsigned bit = ((unsigned)__builtin_ctz(m[w]) + 32u * (w & 1u)) & 63u;
+        uint64_t one = UINT64_C(1) << bit;
+        fresh |= (__atomic_fetch_or(q + w / 2, one, __ATOMIC_RELAXED) & one) == 0;
+    }
+    return fresh;
+}
+
+AVX2_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block)
+{
+    return (uint8_t)_mm256_testc_si256(avx2_load_racy(block), avx2_split256_mask((uint32_t)hash));
+}
+
+AVX2_INLINE void split256_simd_or(char *block, uint64_t hash, const int concurrent)
+{
+    __m256i mask = avx2_split256_mask((uint32_t)hash);
+    if (concurrent) {
+        avx2_split256_or_atomic(block, _mm256_andnot_si256(avx2_load_racy(block), mask));
+        return;
+    }
+    __m256i *b = (__m256i *)(void *)block;
+    _mm256_store_si256(b, _mm256_or_si256(_mm256_load_si256(b), mask));
+}
+
+AVX2_INLINE uint8_t split256_simd_or_report(char *block, uint64_t hash, const int concurrent)
+{
+    __m256i mask = avx2_split256_mask((uint32_t)hash);
+    if (concurrent) return avx2_split256_or_report_atomic(block, _mm256_andnot_si256(avx2_load_racy(block), mask));
+    __m256i *b = (__m256i *)(void *)block;
+    __m256i old = _mm256_load_si256(b);
+    _mm256_store_si256(b, _mm256_or_si256(old, mask));
+    return (uint8_t)!_mm256_testc_si256(old, mask);
+}
+
+/* Missing bits of staged key j: nonzero lanes where the block lacks its bit. */
+AVX2_INLINE __m256i avx2_split256_missing(const uint64_t *hash, const uint64_t *block, size_t j)
+{
+    return _mm256_andnot_si256(avx2_load_racy((const char *)(uintptr_t)block[j]),
+                               avx2_split256_mask((uint32_t)hash[j]));
+}
+
+AVX2_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block)
+{
+    return avx2_zero_mask8(avx2_split256_missing(hash, block, 0), avx2_split256_missing(hash, block, 1),
+                           avx2_split256_missing(hash, block, 2), avx2_split256_missing(hash, block, 3),
+                           avx2_split256_missing(hash, block, 4), avx2_split256_missing(hash, block, 5),
+                           avx2_split256_missing(hash, block, 6), avx2_split256_missing(hash, block, 7));
+}
+
+/* Hashes and block addresses base + ((h >> 32) * nblocks >> 32) * 32 of 8 keys. */
+AVX2_INLINE void split256_simd_stage8(const split256_ctx *c, const uint64_t *src, uint64_t *hash, uint64_t *block,
+                                      const int from_keys)
+{
+    const __m256i nblocks = _mm256_set1_epi64x((long long)c->nblocks);
+    const __m256i base = _mm256_set1_epi64x((long long)(uintptr_t)c->base);
+    for (size_t half = 0; half < 8; half += 4) {
+        __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(src + half));
+        if (from_keys) h = avx2_xxh3(h, _mm256_set1_epi64x((long long)c->bitflip));
+        __m256i hi = _mm256_srli_epi64(h, 32);
+        __m256i index = c->full ? hi : _mm256_srli_epi64(_mm256_mul_epu32(hi, nblocks), 32);
+        _mm256_store_si256((__m256i *)(void *)(hash + half), h);
+        _mm256_store_si256((__m256i *)(void *)(block + half), _mm256_add_epi64(_mm256_slli_epi64(index, 5), base));
+    }
+}
+
+static bool split256_simd_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return _mm256_testc_si256(avx2_load_racy(avx2_split256_block(g, hash)), avx2_split256_mask((uint32_t)hash));
+}
+
+static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    if (g->concurrent)
+        split256_simd_or(avx2_split256_block(g, hash), hash, 1);
+    else
+        split256_simd_or(avx2_split256_block(g, hash), hash, 0);
+}
+
+BLOOMSIMD_BY_LAYOUT(avx2, split256_simd)
+BLOOMSIMD_BY_LAYOUT_TOUCH(avx2, split256_simd)
 
 const bloomsimd_kernel bloomsimd_kernel_avx2 = {
     .name = "avx2",

@@ -6,6 +6,7 @@
  *   - identical "new" flags, counts and filter bytes for every batch size
  *     around the vector widths and prefetch groups, k 1..16, 1 block (every
  *     key in one block) to many, plain and concurrent, u64 / hash / byte keys;
+ *     the same for layout split256 (k 8);
  *   - the in-order rule: a key repeated in the batch is new only the first
  *     time; a key inserted before is not new;
  *   - single-key calls, the items counter, NULL out / new_count, and every
@@ -122,6 +123,19 @@ Test(add_new, matches_scalar_flags_counts_and_bytes_every_size_and_k)
             check_geometry(&many);
         }
     }
+}
+
+Test(add_new, split256_matches_scalar_flags_counts_and_bytes_every_size)
+{
+    bloomsimd_options one_block = {.bits = 256, .seed = 31, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+    bloomsimd_options many = {.bits = 256 * 3001, .seed = 32, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+    bloomsimd_options large = {.capacity = 4000000, .fpr = 0.01, .seed = 33, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+    check_geometry(&one_block);
+    check_geometry(&many);
+    check_geometry(&large);
+    one_block.flags = many.flags = BLOOMSIMD_CONCURRENT;
+    check_geometry(&one_block);
+    check_geometry(&many);
 }
 
 Test(add_new, large_filter_matches_scalar)

@@ -8,7 +8,8 @@
  * with the insert (acquire of the writer's published progress): a reader
  * never sees a published key missing. (2) Afterwards every key is found and
  * the filter equals, byte for byte, the filter one thread builds from the
- * same keys without the flag: no OR was lost. A union into the filter
+ * same keys without the flag on the scalar kernel: no OR was lost. Both
+ * layouts. A union into the filter
  * running at the same time loses nothing either.
  *
  * scripts/tsan.sh runs this suite under ThreadSanitizer for every kernel.
@@ -179,6 +180,7 @@ static void run(size_t writers, const bloomsimd_options *geometry, bool with_uni
     s.writers = writers;
     bloomsimd_options co = *geometry, po = *geometry;
     co.flags |= BLOOMSIMD_CONCURRENT;
+    po.kernel = "scalar"; /* the reference: one thread, the scalar kernel */
     s.filter = test_filter(&co);
     bloomsimd_filter *reference = test_filter(&po);
     bloomsimd_filter *merge = NULL;
@@ -233,6 +235,10 @@ static void run(size_t writers, const bloomsimd_options *geometry, bool with_uni
  * L2, so inserts miss and stay in flight while other threads write. */
 static const bloomsimd_options small = {.bits = 512 * 64, .k = 8, .seed = 11};
 static const bloomsimd_options large = {.capacity = 8 * KEYS_PER_WRITER * 16, .fpr = 0.01, .seed = 12};
+/* The same two sizes in layout split256 (kernels/layout_split256.h). */
+static const bloomsimd_options small256 = {.bits = 256 * 64, .seed = 13, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+static const bloomsimd_options large256 = {
+    .capacity = 8 * KEYS_PER_WRITER * 16, .fpr = 0.01, .seed = 14, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
 
 Test(concurrency, two_writers_two_readers_lose_nothing)
 {
@@ -256,4 +262,13 @@ Test(concurrency, union_during_concurrent_inserts_loses_nothing)
 {
     run(3, &small, true);
     run(3, &large, true);
+}
+
+Test(concurrency, split256_writers_readers_and_a_union_lose_nothing)
+{
+    run(2, &small256, false);
+    run(4, &large256, false);
+    run(8, &small256, false);
+    run(3, &small256, true);
+    run(3, &large256, true);
 }

@@ -8,8 +8,9 @@
  *             reported new by at least one thread (on a filter large enough
  *             that no key is a false positive of the others); (2) no thread
  *             reports new a key it had itself already inserted; (3) the
- *             filter equals, byte for byte, the single-threaded build; a
- *             small filter (64 blocks) makes the threads collide on words.
+ *             filter equals, byte for byte, the single-threaded build on
+ *             the scalar kernel; a small filter (64 blocks) makes the
+ *             threads collide on words. Both layouts.
  *
  *   scalable  3 writers insert-and-report a shared key set (in different
  *             orders and batch sizes) plus keys of their own into one
@@ -106,6 +107,7 @@ static void run_add_new(size_t threads, const bloomsimd_options *geometry, bool 
     memset(&r, 0, sizeof r);
     bloomsimd_options co = *geometry, po = *geometry;
     co.flags |= BLOOMSIMD_CONCURRENT;
+    po.kernel = "scalar"; /* the reference: one thread, the scalar kernel */
     r.filter = test_filter(&co);
     bloomsimd_filter *reference = test_filter(&po);
     uint64_t *keys = test_keys(KEYS, 500);
@@ -155,6 +157,19 @@ Test(concurrency_new, add_new_same_keys_four_threads)
 {
     run_add_new(4, &new_large, true);
     run_add_new(4, &new_small, false);
+}
+
+/* The same in layout split256 (kernels/layout_split256.h). */
+static const bloomsimd_options new_large256 = {
+    .capacity = 1000000, .fpr = 1e-4, .seed = 23, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+static const bloomsimd_options new_small256 = {.bits = 256 * 64, .seed = 24, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+
+Test(concurrency_new, split256_add_new_same_keys_two_and_four_threads)
+{
+    run_add_new(2, &new_large256, true);
+    run_add_new(2, &new_small256, false);
+    run_add_new(4, &new_large256, true);
+    run_add_new(4, &new_small256, false);
 }
 
 /* ---- scalable: concurrent growth ---- */

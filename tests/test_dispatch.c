@@ -41,6 +41,23 @@ Test(dispatch, forced_kernel_is_the_one_actually_running)
     bloomsimd_destroy(f);
 }
 
+/* The same for a split256 filter: its calls go through the forced kernel's
+ * table (which routes them to that kernel's split256 code). */
+Test(dispatch, forced_kernel_runs_split256_filters_too)
+{
+    const char *forced = getenv("BLOOMSIMD_KERNEL");
+    if (!forced || !*forced) cr_skip_test("BLOOMSIMD_KERNEL not set: nothing forced in this run");
+    bloomsimd_options o = {.capacity = 1000, .fpr = 0.01, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+    bloomsimd_filter *f = NULL;
+    cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_OK);
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    cr_assert_str_eq(info.kernel, forced);
+    cr_assert_eq(info.layout, BLOOMSIMD_LAYOUT_SPLIT256);
+    cr_assert_eq(f->kernel, bloomsimd_kernel_by_name(forced));
+    bloomsimd_destroy(f);
+}
+
 Test(dispatch, listing_has_scalar_last_and_no_duplicates)
 {
     size_t n = bloomsimd_kernel_count();

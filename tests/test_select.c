@@ -2,7 +2,7 @@
  * test_select.c — selection vectors and bitmaps through the public API, on
  * this run's kernel against the scalar kernel and against the byte-per-key
  * answers of the same filter: for every batch size around the vector widths,
- * tails, 0% / 1% / 50% / 100% present, u64 / hash / byte keys. The indices
+ * tails, 0% / 1% / 50% / 100% present, u64 / hash / byte keys, both layouts. The indices
  * are ascending and exactly the keys the byte path reports; bitmap padding
  * bits are zero; nothing is written past the output; NULL and oversized
  * arguments write nothing.
@@ -134,6 +134,17 @@ Test(select, forms_match_bytes_and_scalar_every_size_and_presence)
     bloomsimd_options mid = {.capacity = 20000, .fpr = 0.01, .seed = 4};
     check_geometry(&mid, 20000);
     bloomsimd_options conc = {.capacity = 20000, .fpr = 0.001, .seed = 5, .flags = BLOOMSIMD_CONCURRENT};
+    check_geometry(&conc, 20000);
+}
+
+Test(select, split256_forms_match_bytes_and_scalar_every_size_and_presence)
+{
+    bloomsimd_options small = {.bits = 256 * 3, .seed = 6, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+    check_geometry(&small, 40);
+    bloomsimd_options mid = {.capacity = 20000, .fpr = 0.01, .seed = 7, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+    check_geometry(&mid, 20000);
+    bloomsimd_options conc = {
+        .capacity = 20000, .fpr = 0.001, .seed = 8, .flags = BLOOMSIMD_CONCURRENT, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
     check_geometry(&conc, 20000);
 }
 
