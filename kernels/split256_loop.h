@@ -73,6 +73,36 @@ typedef struct split256_ring {
 
 enum { SPLIT256_LOOKUP, SPLIT256_INSERT, SPLIT256_INSERT_NEW, SPLIT256_TOUCH };
 
+/* ---- concurrent inserts, for kernels that store a key's missing bits ---- */
+
+/* OR missing[i] (the mask bits the block lacked in its 64-bit word i) into
+ * the block, one relaxed `lock or` per word that lacks any: the bytes
+ * bloomsimd_split256_or leaves. */
+SPLIT256_INLINE void split256_loop_or_atomic(char *block, const uint64_t missing[4])
+{
+    uint64_t *q = (uint64_t *)(void *)block;
+    for (unsigned i = 0; i < 4; i++)
+        if (missing[i]) __atomic_fetch_or(q + i, missing[i], __ATOMIC_RELAXED);
+}
+
+/* As split256_loop_or_atomic, one bit at a time (`lock bts`; each 32-bit
+ * word of missing has at most one bit), returning 1 if any bit was still
+ * clear when this thread set it: of two threads racing on a new key, the
+ * first to set a missing bit sees it clear, so at least one reports it new
+ * (bloomsimd_split256_or_report's rule). */
+SPLIT256_INLINE uint8_t split256_loop_or_report_atomic(char *block, const uint32_t missing[8])
+{
+    uint64_t *q = (uint64_t *)(void *)block;
+    uint8_t fresh = 0;
+    for (unsigned w = 0; w < 8; w++) {
+        if (!missing[w]) continue;
+        unsigned bit = ((unsigned)__builtin_ctz(missing[w]) + 32u * (w & 1u)) & 63u; /* the & lets gcc see bts */
+        uint64_t one = UINT64_C(1) << bit;
+        fresh |= (__atomic_fetch_or(q + w / 2, one, __ATOMIC_RELAXED) & one) == 0;
+    }
+    return fresh;
+}
+
 /* ---- hooks: defined by the including kernel file (always inlined) ---- */
 SPLIT256_INLINE void split256_simd_stage8(const split256_ctx *c, const uint64_t *src, uint64_t *hash,
                                           uint64_t *block, const int from_keys);

@@ -615,9 +615,158 @@ static void sse42_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwo
     for (; i < nwords; i++) dst[i] &= src[i];
 }
 
-/* split256 (kernels/layout_split256.h): the scalar reference's entries for now. */
-#include "split256_scalar.h"
-BLOOMSIMD_BY_LAYOUT(sse42, split256_scalar)
+/* ---- split256 -----------------------------------------------------------------
+ *
+ * kernels/layout_split256.h: a block is two xmm (words 0-3, 4-7) with one
+ * bit in every word, so a key's mask is two pmulld by the salts and two
+ * sse42_pow2_masked with the bias of 1.0f in every lane (no selection):
+ *   lookup   hit = no (mask & ~block) bit in either half     (ptest)
+ *   insert   block |= mask
+ * Blocks are read with an inline-asm movdqa on every filter (as the avx2
+ * kernel does): not a C access, so no C data race on a concurrent filter,
+ * and bits only go 0 -> 1, so any mix of old and new bytes a racing read
+ * sees is an allowed answer. Concurrent inserts: split256_loop.h's lock-or
+ * per 64-bit word lacking bits, lock bts per bit for insert-new. Batches
+ * run kernels/split256_loop.h's pipeline with the hashes in general
+ * registers (sse42_hash_u64's reason); measurements:
+ * docs/kernels/split256.md.
+ */
+
+#include "split256_scalar.h" /* BLOOMSIMD_BY_LAYOUT */
+#define SPLIT256_LOOP_DISTANCE SSE42_AHEAD
+#include "split256_loop.h"
+
+static _Alignas(16) const uint32_t sse42_split256_salts[8] = BLOOMSIMD_SPLIT256_SALTS;
+
+typedef struct sse42_split256_pair {
+    __m128i lo, hi; /* words 0-3, 4-7 */
+} sse42_split256_pair;
+
+SSE42_INLINE sse42_split256_pair sse42_split256_mask(uint32_t lo)
+{
+    const __m128i *salt = (const __m128i *)(const void *)sse42_split256_salts;
+    const __m128i one = _mm_set1_epi32((int)SSE42_ONE);
+    __m128i vlo = _mm_set1_epi32((int)lo);
+    sse42_split256_pair m = {sse42_pow2_masked(_mm_mullo_epi32(vlo, _mm_load_si128(salt)), one),
+                             sse42_pow2_masked(_mm_mullo_epi32(vlo, _mm_load_si128(salt + 1)), one)};
+    return m;
+}
+
+/* 16 bytes of a block read as described above. */
+SSE42_INLINE __m128i sse42_load_racy(const char *p)
+{
+    __m128i v;
+    __asm__("movdqa %1, %0" : "=x"(v) : "m"(*(const __m128i *)(const void *)p));
+    return v;
+}
+
+/* The mask bits the block lacks, per word (nonzero lanes: missing). */
+SSE42_INLINE sse42_split256_pair sse42_split256_missing(const char *block, sse42_split256_pair m)
+{
+    sse42_split256_pair x = {_mm_andnot_si128(sse42_load_racy(block), m.lo),
+                             _mm_andnot_si128(sse42_load_racy(block + 16), m.hi)};
+    return x;
+}
+
+SSE42_INLINE __m128i sse42_split256_missing_any(const char *block, uint64_t hash)
+{
+    sse42_split256_pair x = sse42_split256_missing(block, sse42_split256_mask((uint32_t)hash));
+    return _mm_or_si128(x.lo, x.hi);
+}
+
+SSE42_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block)
+{
+    __m128i missing = sse42_split256_missing_any(block, hash);
+    return (uint8_t)_mm_testz_si128(missing, missing);
+}
+
+/* Staged key j's missing lanes. */
+#define SSE42_SPLIT256_MISSING(j) sse42_split256_missing_any((const char *)(uintptr_t)block[j], hash[j])
+
+/* 8 keys' answers: signed-saturating packs keep a lane nonzero iff it was,
+ * so two levels leave one dword per key, zero iff the key is present; a
+ * compare and two movmskps give the 8 bits. */
+SSE42_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block)
+{
+    __m128i q0 = _mm_packs_epi16(_mm_packs_epi32(SSE42_SPLIT256_MISSING(0), SSE42_SPLIT256_MISSING(1)),
+                                 _mm_packs_epi32(SSE42_SPLIT256_MISSING(2), SSE42_SPLIT256_MISSING(3)));
+    __m128i q1 = _mm_packs_epi16(_mm_packs_epi32(SSE42_SPLIT256_MISSING(4), SSE42_SPLIT256_MISSING(5)),
+                                 _mm_packs_epi32(SSE42_SPLIT256_MISSING(6), SSE42_SPLIT256_MISSING(7)));
+    const __m128i zero = _mm_setzero_si128();
+    unsigned h0 = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(q0, zero)));
+    unsigned h1 = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(q1, zero)));
+    return h0 | h1 << 4;
+}
+#undef SSE42_SPLIT256_MISSING
+
+SSE42_INLINE void split256_simd_or(char *block, uint64_t hash, const int concurrent)
+{
+    sse42_split256_pair m = sse42_split256_mask((uint32_t)hash);
+    if (concurrent) {
+        sse42_split256_pair x = sse42_split256_missing(block, m);
+        _Alignas(16) uint64_t missing[4];
+        _mm_store_si128((__m128i *)(void *)missing, x.lo);
+        _mm_store_si128((__m128i *)(void *)(missing + 2), x.hi);
+        split256_loop_or_atomic(block, missing);
+        return;
+    }
+    __m128i *b = (__m128i *)(void *)block;
+    _mm_store_si128(b, _mm_or_si128(_mm_load_si128(b), m.lo));
+    _mm_store_si128(b + 1, _mm_or_si128(_mm_load_si128(b + 1), m.hi));
+}
+
+SSE42_INLINE uint8_t split256_simd_or_report(char *block, uint64_t hash, const int concurrent)
+{
+    sse42_split256_pair m = sse42_split256_mask((uint32_t)hash);
+    if (concurrent) {
+        sse42_split256_pair x = sse42_split256_missing(block, m);
+        _Alignas(16) uint32_t missing[8];
+        _mm_store_si128((__m128i *)(void *)missing, x.lo);
+        _mm_store_si128((__m128i *)(void *)(missing + 4), x.hi);
+        return split256_loop_or_report_atomic(block, missing);
+    }
+    __m128i *b = (__m128i *)(void *)block;
+    __m128i b0 = _mm_load_si128(b), b1 = _mm_load_si128(b + 1);
+    _mm_store_si128(b, _mm_or_si128(b0, m.lo));
+    _mm_store_si128(b + 1, _mm_or_si128(b1, m.hi));
+    __m128i missing = _mm_or_si128(_mm_andnot_si128(b0, m.lo), _mm_andnot_si128(b1, m.hi));
+    return (uint8_t)!_mm_testz_si128(missing, missing);
+}
+
+/* Hashes in general registers (two imul each), block addresses
+ * base + ((h >> 32) * nblocks >> 32) * 32. */
+SSE42_INLINE void split256_simd_stage8(const split256_ctx *c, const uint64_t *src, uint64_t *hash, uint64_t *block,
+                                       const int from_keys)
+{
+    for (size_t j = 0; j < 8; j++) {
+        uint64_t h;
+        memcpy(&h, src + j, sizeof h); /* keys may be under-aligned */
+        if (from_keys) h = bloomsimd_xxh3_u64(h, c->bitflip);
+        hash[j] = h;
+        block[j] = (uint64_t)(uintptr_t)(c->base +
+                                         bloomsimd_split256_block_index(h, c->nblocks) * BLOOMSIMD_SPLIT256_BLOCK_BYTES);
+    }
+}
+
+SSE42_INLINE char *sse42_split256_block(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return (char *)(void *)g->words + bloomsimd_split256_block_index(hash, g->nblocks) * BLOOMSIMD_SPLIT256_BLOCK_BYTES;
+}
+
+static bool split256_simd_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return split256_simd_test(hash, sse42_split256_block(g, hash));
+}
+
+static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    if (g->concurrent)
+        split256_simd_or(sse42_split256_block(g, hash), hash, 1);
+    else
+        split256_simd_or(sse42_split256_block(g, hash), hash, 0);
+}
+
+BLOOMSIMD_BY_LAYOUT(sse42, split256_simd)
 
 const bloomsimd_kernel bloomsimd_kernel_sse42 = {
     .name = "sse42",
