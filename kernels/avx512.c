@@ -623,10 +623,129 @@ static void avx512_intersect_words(uint64_t *dst, const uint64_t *src, size_t nw
     avx512_setop(dst, src, nwords, 0);
 }
 
-/* split256 (kernels/layout_split256.h): the scalar reference's entries for now. */
-#include "split256_scalar.h"
-BLOOMSIMD_BY_LAYOUT(avx512, split256_scalar)
-BLOOMSIMD_BY_LAYOUT_TOUCH(avx512, split256_scalar)
+/* ---- split256 -----------------------------------------------------------------
+ *
+ * kernels/layout_split256.h: a block is one ymm with one bit in each of its
+ * 8 words, so a key's mask needs no selection:
+ *   mask     = 1 << ((lo * SALT) >> 27)      vpmulld, vpsrld, vpsllvd (ymm)
+ *   lookup   hit = (mask & ~block) == 0      vptest (single keys); a group
+ *                                            of 8: vpandn per key, two pack
+ *                                            levels, one compare
+ *   insert   block |= mask                   (concurrent: split256_loop.h's
+ *                                            lock-or per 64-bit word lacking
+ *                                            bits, lock bts for insert-new)
+ * Batches run kernels/split256_loop.h's pipeline; staging hashes a group
+ * of 8 keys in one zmm (avx512_xxh3) and computes the 8 block addresses
+ * there. Blocks are read with an inline-asm vmovdqa (as avx512_load_racy).
+ * Two blocks per zmm for lookups: docs/kernels/split256.md.
+ */
+
+#include "split256_scalar.h" /* BLOOMSIMD_BY_LAYOUT */
+#include "split256_loop.h"
+
+static const uint32_t avx512_split256_salts[8] __attribute__((aligned(32))) = BLOOMSIMD_SPLIT256_SALTS;
+
+AVX512_INLINE __m256i avx512_split256_mask(uint32_t lo)
+{
+    const __m256i salt = _mm256_load_si256((const __m256i *)(const void *)avx512_split256_salts);
+    __m256i c = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)lo), salt), 27);
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), c);
+}
+
+AVX512_INLINE __m256i avx512_split256_load_racy(const char *block)
+{
+    __m256i v;
+    __asm__("vmovdqa %1, %0" : "=v"(v) : "m"(*(const __m256i *)(const void *)block));
+    return v;
+}
+
+AVX512_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block)
+{
+    return (uint8_t)_mm256_testc_si256(avx512_split256_load_racy(block), avx512_split256_mask((uint32_t)hash));
+}
+
+AVX512_INLINE __m256i avx512_split256_missing(const uint64_t *hash, const uint64_t *block, size_t j)
+{
+    return _mm256_andnot_si256(avx512_split256_load_racy((const char *)(uintptr_t)block[j]),
+                               avx512_split256_mask((uint32_t)hash[j]));
+}
+
+/* Signed-saturating packs keep a lane nonzero iff it was: two levels take 8
+ * keys' missing lanes to one dword per key (split over the 128-bit halves),
+ * zero iff the key is present. */
+AVX512_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block)
+{
+#define AVX512_S256_MISSING(j) avx512_split256_missing(hash, block, j)
+    __m256i q0 = _mm256_packs_epi16(_mm256_packs_epi32(AVX512_S256_MISSING(0), AVX512_S256_MISSING(1)),
+                                    _mm256_packs_epi32(AVX512_S256_MISSING(2), AVX512_S256_MISSING(3)));
+    __m256i q1 = _mm256_packs_epi16(_mm256_packs_epi32(AVX512_S256_MISSING(4), AVX512_S256_MISSING(5)),
+                                    _mm256_packs_epi32(AVX512_S256_MISSING(6), AVX512_S256_MISSING(7)));
+#undef AVX512_S256_MISSING
+    __m256i any = _mm256_or_si256(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
+    return (unsigned)_mm256_cmpeq_epi32_mask(any, _mm256_setzero_si256());
+}
+
+AVX512_INLINE void split256_simd_or(char *block, uint64_t hash, const int concurrent)
+{
+    __m256i mask = avx512_split256_mask((uint32_t)hash);
+    if (concurrent) {
+        _Alignas(32) uint64_t missing[4];
+        _mm256_store_si256((__m256i *)(void *)missing, _mm256_andnot_si256(avx512_split256_load_racy(block), mask));
+        split256_loop_or_atomic(block, missing);
+        return;
+    }
+    __m256i *b = (__m256i *)(void *)block;
+    _mm256_store_si256(b, _mm256_or_si256(_mm256_load_si256(b), mask));
+}
+
+AVX512_INLINE uint8_t split256_simd_or_report(char *block, uint64_t hash, const int concurrent)
+{
+    __m256i mask = avx512_split256_mask((uint32_t)hash);
+    if (concurrent) {
+        _Alignas(32) uint32_t missing[8];
+        _mm256_store_si256((__m256i *)(void *)missing, _mm256_andnot_si256(avx512_split256_load_racy(block), mask));
+        return split256_loop_or_report_atomic(block, missing);
+    }
+    __m256i *b = (__m256i *)(void *)block;
+    __m256i old = _mm256_load_si256(b);
+    _mm256_store_si256(b, _mm256_or_si256(old, mask));
+    return (uint8_t)!_mm256_testc_si256(old, mask);
+}
+
+/* 8 hashes in one zmm; block addresses base + ((h >> 32) * nblocks >> 32) * 32
+ * (nblocks = 2^32: the product's high half is h >> 32 itself, `full`). */
+AVX512_INLINE void split256_simd_stage8(const split256_ctx *c, const uint64_t *src, uint64_t *hash, uint64_t *block,
+                                        const int from_keys)
+{
+    __m512i h = _mm512_loadu_si512((const void *)src);
+    if (from_keys) h = avx512_xxh3(h, _mm512_set1_epi64((long long)c->bitflip));
+    __m512i hi = _mm512_srli_epi64(h, 32);
+    __m512i index = c->full ? hi : _mm512_srli_epi64(_mm512_mul_epu32(hi, _mm512_set1_epi64((long long)c->nblocks)), 32);
+    _mm512_store_si512((void *)hash, h);
+    _mm512_store_si512((void *)block,
+                       _mm512_add_epi64(_mm512_slli_epi64(index, 5), _mm512_set1_epi64((long long)(uintptr_t)c->base)));
+}
+
+AVX512_INLINE char *avx512_split256_block(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return (char *)(void *)g->words + bloomsimd_split256_block_index(hash, g->nblocks) * BLOOMSIMD_SPLIT256_BLOCK_BYTES;
+}
+
+static bool split256_simd_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return split256_simd_test(hash, avx512_split256_block(g, hash));
+}
+
+static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    if (g->concurrent)
+        split256_simd_or(avx512_split256_block(g, hash), hash, 1);
+    else
+        split256_simd_or(avx512_split256_block(g, hash), hash, 0);
+}
+
+BLOOMSIMD_BY_LAYOUT(avx512, split256_simd)
+BLOOMSIMD_BY_LAYOUT_TOUCH(avx512, split256_simd)
 
 const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .name = "avx512",
