@@ -885,8 +885,8 @@ AVX2_INLINE char *avx2_split256_block(const bloomsimd_geometry *g, uint64_t hash
  * that has any (the bytes bloomsimd_split256_or leaves). */
 AVX2_INLINE void avx2_split256_or_atomic(char *block, __m256i missing)
 {
-    unsigned zero = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(missing, _mm256_setzero_si256())));
-    unsigned words = ~zero & 0xfu;
+    __m256i zero = _mm256_cmpeq_epi64(missing, _mm256_setzero_si256());
+    unsigned words = ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(zero)) & 0xfu;
     if (!words) return;
     _Alignas(32) uint64_t m[4];
     _mm256_store_si256((__m256i *)(void *)m, missing);
@@ -902,8 +902,8 @@ AVX2_INLINE void avx2_split256_or_atomic(char *block, __m256i missing)
  * rule, so of two threads racing on a new key at least one reports it new. */
 AVX2_INLINE uint8_t avx2_split256_or_report_atomic(char *block, __m256i missing)
 {
-    unsigned zero = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(missing, _mm256_setzero_si256())));
-    unsigned words = ~zero & 0xffu;
+    __m256i zero = _mm256_cmpeq_epi32(missing, _mm256_setzero_si256());
+    unsigned words = ~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(zero)) & 0xffu;
     if (!words) return 0;
     _Alignas(32) uint32_t m[8];
     _mm256_store_si256((__m256i *)(void *)m, missing);
@@ -918,8 +918,9 @@ AVX2_INLINE uint8_t avx2_split256_or_report_atomic(char *block, __m256i missing)
     return fresh;
 }
 
-AVX2_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block)
+AVX2_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block, const int concurrent)
 {
+    (void)concurrent; /* blocks are read by inline asm on every filter */
     return (uint8_t)_mm256_testc_si256(avx2_load_racy(block), avx2_split256_mask((uint32_t)hash));
 }
 
@@ -951,8 +952,9 @@ AVX2_INLINE __m256i avx2_split256_missing(const uint64_t *hash, const uint64_t *
                                avx2_split256_mask((uint32_t)hash[j]));
 }
 
-AVX2_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block)
+AVX2_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block, const int concurrent)
 {
+    (void)concurrent; /* blocks are read by inline asm on every filter */
     return avx2_zero_mask8(avx2_split256_missing(hash, block, 0), avx2_split256_missing(hash, block, 1),
                            avx2_split256_missing(hash, block, 2), avx2_split256_missing(hash, block, 3),
                            avx2_split256_missing(hash, block, 4), avx2_split256_missing(hash, block, 5),

@@ -636,12 +636,16 @@ static void avx512_intersect_words(uint64_t *dst, const uint64_t *src, size_t nw
  *                                            bits, lock bts for insert-new)
  * Batches run kernels/split256_loop.h's pipeline; staging hashes a group
  * of 8 keys in one zmm (avx512_xxh3) and computes the 8 block addresses
- * there. Blocks are read with an inline-asm vmovdqa (as avx512_load_racy).
+ * there. Blocks are read with an inline-asm vmovdqa64 (as avx512_load_racy).
  * Two blocks per zmm for lookups: docs/kernels/split256.md.
  */
 
 #include "split256_scalar.h" /* BLOOMSIMD_BY_LAYOUT */
 #include "split256_loop.h"
+
+#ifndef BLOOMSIMD_AVX512_SPLIT256_PAIRS
+#define BLOOMSIMD_AVX512_SPLIT256_PAIRS 0
+#endif
 
 static const uint32_t avx512_split256_salts[8] __attribute__((aligned(32))) = BLOOMSIMD_SPLIT256_SALTS;
 
@@ -655,12 +659,13 @@ AVX512_INLINE __m256i avx512_split256_mask(uint32_t lo)
 AVX512_INLINE __m256i avx512_split256_load_racy(const char *block)
 {
     __m256i v;
-    __asm__("vmovdqa %1, %0" : "=v"(v) : "m"(*(const __m256i *)(const void *)block));
+    __asm__("vmovdqa64 %1, %0" : "=v"(v) : "m"(*(const __m256i *)(const void *)block));
     return v;
 }
 
-AVX512_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block)
+AVX512_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block, const int concurrent)
 {
+    (void)concurrent; /* blocks are read by inline asm on every filter */
     return (uint8_t)_mm256_testc_si256(avx512_split256_load_racy(block), avx512_split256_mask((uint32_t)hash));
 }
 
@@ -670,11 +675,49 @@ AVX512_INLINE __m256i avx512_split256_missing(const uint64_t *hash, const uint64
                                avx512_split256_mask((uint32_t)hash[j]));
 }
 
+#if BLOOMSIMD_AVX512_SPLIT256_PAIRS
+/* Blocks a and b as the two halves of one zmm, read as avx512_load_racy reads. */
+AVX512_INLINE __m512i avx512_split256_load2_racy(const char *a, const char *b)
+{
+    __m512i v;
+    __asm__("vmovdqa64 %1, %t0\n\tvinserti64x4 $1, %2, %0, %0"
+            : "=&v"(v)
+            : "m"(*(const __m256i *)(const void *)a), "m"(*(const __m256i *)(const void *)b));
+    return v;
+}
+
+/* Two keys per zmm: lanes 0-7 key 2p, 8-15 key 2p+1, the lo words dealt
+ * from the hashes by one vpermd; vptestnmd marks the words lacking their
+ * bit, and a key is present iff its byte of the four masks is zero. */
+AVX512_INLINE unsigned avx512_split256_test8_pairs(const uint64_t *hash, const uint64_t *block)
+{
+    const __m512i h = _mm512_load_si512((const void *)hash);
+    const __m512i salt = _mm512_broadcast_i64x4(_mm256_load_si256((const __m256i *)(const void *)avx512_split256_salts));
+    const __m512i deal = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2);
+    uint64_t missing = 0;
+    for (unsigned p = 0; p < 4; p++) {
+        __m512i lo = _mm512_permutexvar_epi32(_mm512_add_epi32(deal, _mm512_set1_epi32((int)(4 * p))), h);
+        __m512i bits = _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_srli_epi32(_mm512_mullo_epi32(lo, salt), 27));
+        __m512i words = avx512_split256_load2_racy((const char *)(uintptr_t)block[2 * p],
+                                                   (const char *)(uintptr_t)block[2 * p + 1]);
+        missing |= (uint64_t)_mm512_testn_epi32_mask(words, bits) << (16 * p);
+    }
+    /* byte j of missing is zero iff key j is present: its top bit after this */
+    const uint64_t low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+    uint64_t zero = ~(((missing & low7) + low7) | missing | low7);
+    return (unsigned)_pext_u64(zero, UINT64_C(0x8080808080808080));
+}
+#endif
+
 /* Signed-saturating packs keep a lane nonzero iff it was: two levels take 8
  * keys' missing lanes to one dword per key (split over the 128-bit halves),
  * zero iff the key is present. */
-AVX512_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block)
+AVX512_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block, const int concurrent)
 {
+    (void)concurrent; /* blocks are read by inline asm on every filter */
+#if BLOOMSIMD_AVX512_SPLIT256_PAIRS
+    return avx512_split256_test8_pairs(hash, block);
+#endif
 #define AVX512_S256_MISSING(j) avx512_split256_missing(hash, block, j)
     __m256i q0 = _mm256_packs_epi16(_mm256_packs_epi32(AVX512_S256_MISSING(0), AVX512_S256_MISSING(1)),
                                     _mm256_packs_epi32(AVX512_S256_MISSING(2), AVX512_S256_MISSING(3)));
@@ -720,7 +763,8 @@ AVX512_INLINE void split256_simd_stage8(const split256_ctx *c, const uint64_t *s
     __m512i h = _mm512_loadu_si512((const void *)src);
     if (from_keys) h = avx512_xxh3(h, _mm512_set1_epi64((long long)c->bitflip));
     __m512i hi = _mm512_srli_epi64(h, 32);
-    __m512i index = c->full ? hi : _mm512_srli_epi64(_mm512_mul_epu32(hi, _mm512_set1_epi64((long long)c->nblocks)), 32);
+    const __m512i nblocks = _mm512_set1_epi64((long long)c->nblocks);
+    __m512i index = c->full ? hi : _mm512_srli_epi64(_mm512_mul_epu32(hi, nblocks), 32);
     _mm512_store_si512((void *)hash, h);
     _mm512_store_si512((void *)block,
                        _mm512_add_epi64(_mm512_slli_epi64(index, 5), _mm512_set1_epi64((long long)(uintptr_t)c->base)));
@@ -733,7 +777,7 @@ AVX512_INLINE char *avx512_split256_block(const bloomsimd_geometry *g, uint64_t 
 
 static bool split256_simd_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
-    return split256_simd_test(hash, avx512_split256_block(g, hash));
+    return split256_simd_test(hash, avx512_split256_block(g, hash), 0);
 }
 
 static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)

@@ -579,9 +579,162 @@ static void neon_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwor
     for (; i < nwords; i++) dst[i] &= src[i];
 }
 
-/* split256 (kernels/layout_split256.h): the scalar reference's entries for now. */
-#include "split256_scalar.h"
-BLOOMSIMD_BY_LAYOUT(neon, split256_scalar)
+/* ---- split256 -----------------------------------------------------------------
+ *
+ * kernels/layout_split256.h: a block is two q-registers (words 0-3, 4-7)
+ * with one bit in every word, so no selection flags:
+ *     x    = vmulq_u32(lo, SALT[0..3]), vmulq_u32(lo, SALT[4..7])
+ *     mask = vshlq_u32(1, x >> 27)
+ *     lookup: no bit of mask & ~block (vbicq) in either register; a group
+ *     of 8 keys folds its 16 registers by pairwise maxima (vpmaxq) into one
+ *     lane per key, insert: two ORs.
+ * Batches run kernels/split256_loop.h's pipeline, hashing in general
+ * registers as the block512 batches do; a concurrent filter's blocks are
+ * read by four relaxed 64-bit atomic loads (neon_load_block's reason), its
+ * inserts go through split256_loop.h's atomic helpers.
+ */
+
+#include "split256_scalar.h" /* BLOOMSIMD_BY_LAYOUT */
+#define SPLIT256_LOOP_DISTANCE NEON_AHEAD
+#define SPLIT256_LOOP_READ_LOCALITY 3
+#define SPLIT256_LOOP_WRITE_LOCALITY 3
+#define SPLIT256_LOOP_CONCURRENT_READS 1
+#include "split256_loop.h"
+
+static const uint32_t neon_split256_salts[8] __attribute__((aligned(16))) = BLOOMSIMD_SPLIT256_SALTS;
+
+typedef struct neon_split256_pair {
+    uint32x4_t lo, hi; /* words 0-3, 4-7 */
+} neon_split256_pair;
+
+NEON_INLINE neon_split256_pair neon_split256_mask(uint32_t lo)
+{
+    const uint32x4_t one = vdupq_n_u32(1);
+    uint32x4_t vlo = vdupq_n_u32(lo);
+    uint32x4_t c0 = vshrq_n_u32(vmulq_u32(vlo, vld1q_u32(neon_split256_salts)), 27);
+    uint32x4_t c1 = vshrq_n_u32(vmulq_u32(vlo, vld1q_u32(neon_split256_salts + 4)), 27);
+    neon_split256_pair m = {vshlq_u32(one, vreinterpretq_s32_u32(c0)), vshlq_u32(one, vreinterpretq_s32_u32(c1))};
+    return m;
+}
+
+NEON_INLINE neon_split256_pair neon_split256_load(const char *block, const int concurrent)
+{
+    neon_split256_pair w;
+    if (concurrent) {
+        const uint64_t *block64 = (const uint64_t *)(const void *)block;
+        uint64_t copy[4];
+        for (unsigned i = 0; i < 4; i++) copy[i] = __atomic_load_n(&block64[i], __ATOMIC_RELAXED);
+        w.lo = vreinterpretq_u32_u64(vld1q_u64(copy));
+        w.hi = vreinterpretq_u32_u64(vld1q_u64(copy + 2));
+    } else {
+        w.lo = vld1q_u32((const uint32_t *)(const void *)block);
+        w.hi = vld1q_u32((const uint32_t *)(const void *)(block + 16));
+    }
+    return w;
+}
+
+/* Per word, the mask bit the block lacks (0 where it has it). */
+NEON_INLINE neon_split256_pair neon_split256_missing(const char *block, neon_split256_pair m, const int concurrent)
+{
+    neon_split256_pair w = neon_split256_load(block, concurrent);
+    neon_split256_pair x = {vbicq_u32(m.lo, w.lo), vbicq_u32(m.hi, w.hi)};
+    return x;
+}
+
+NEON_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block, const int concurrent)
+{
+    neon_split256_pair x = neon_split256_missing(block, neon_split256_mask((uint32_t)hash), concurrent);
+    return vmaxvq_u32(vorrq_u32(x.lo, x.hi)) == 0;
+}
+
+/* Staged key j's missing words folded to 4 lanes, and 4 keys to one lane each. */
+NEON_INLINE uint32x4_t neon_split256_missing4(const uint64_t *hash, const uint64_t *block, size_t j,
+                                              const int concurrent)
+{
+    uint32x4_t k[4];
+    for (size_t i = 0; i < 4; i++) {
+        neon_split256_pair x = neon_split256_missing((const char *)(uintptr_t)block[j + i],
+                                                     neon_split256_mask((uint32_t)hash[j + i]), concurrent);
+        k[i] = vorrq_u32(x.lo, x.hi);
+    }
+    return vpmaxq_u32(vpmaxq_u32(k[0], k[1]), vpmaxq_u32(k[2], k[3]));
+}
+
+NEON_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block, const int concurrent)
+{
+    static const uint32_t weights[8] __attribute__((aligned(16))) = {1, 2, 4, 8, 16, 32, 64, 128};
+    uint32x4_t hit0 = vceqq_u32(neon_split256_missing4(hash, block, 0, concurrent), vdupq_n_u32(0));
+    uint32x4_t hit1 = vceqq_u32(neon_split256_missing4(hash, block, 4, concurrent), vdupq_n_u32(0));
+    return vaddvq_u32(vorrq_u32(vandq_u32(hit0, vld1q_u32(weights)), vandq_u32(hit1, vld1q_u32(weights + 4))));
+}
+
+NEON_INLINE void split256_simd_or(char *block, uint64_t hash, const int concurrent)
+{
+    neon_split256_pair m = neon_split256_mask((uint32_t)hash);
+    if (concurrent) {
+        neon_split256_pair x = neon_split256_missing(block, m, 1);
+        uint64_t missing[4];
+        vst1q_u64(missing, vreinterpretq_u64_u32(x.lo));
+        vst1q_u64(missing + 2, vreinterpretq_u64_u32(x.hi));
+        split256_loop_or_atomic(block, missing);
+        return;
+    }
+    uint32_t *b = (uint32_t *)(void *)block;
+    vst1q_u32(b, vorrq_u32(vld1q_u32(b), m.lo));
+    vst1q_u32(b + 4, vorrq_u32(vld1q_u32(b + 4), m.hi));
+}
+
+NEON_INLINE uint8_t split256_simd_or_report(char *block, uint64_t hash, const int concurrent)
+{
+    neon_split256_pair m = neon_split256_mask((uint32_t)hash);
+    if (concurrent) {
+        neon_split256_pair x = neon_split256_missing(block, m, 1);
+        uint32_t missing[8];
+        vst1q_u32(missing, x.lo);
+        vst1q_u32(missing + 4, x.hi);
+        return split256_loop_or_report_atomic(block, missing);
+    }
+    uint32_t *b = (uint32_t *)(void *)block;
+    uint32x4_t w0 = vld1q_u32(b), w1 = vld1q_u32(b + 4);
+    vst1q_u32(b, vorrq_u32(w0, m.lo));
+    vst1q_u32(b + 4, vorrq_u32(w1, m.hi));
+    return vmaxvq_u32(vorrq_u32(vbicq_u32(m.lo, w0), vbicq_u32(m.hi, w1))) != 0;
+}
+
+/* Hashes in general registers; block addresses base + ((h >> 32) * nblocks >> 32) * 32. */
+NEON_INLINE void split256_simd_stage8(const split256_ctx *c, const uint64_t *src, uint64_t *hash, uint64_t *block,
+                                      const int from_keys)
+{
+    for (size_t j = 0; j < 8; j++) {
+        uint64_t h;
+        memcpy(&h, src + j, sizeof h); /* keys may be under-aligned */
+        if (from_keys) h = bloomsimd_xxh3_u64(h, c->bitflip);
+        hash[j] = h;
+        uint64_t index = bloomsimd_split256_block_index(h, c->nblocks);
+        block[j] = (uint64_t)(uintptr_t)(c->base + index * BLOOMSIMD_SPLIT256_BLOCK_BYTES);
+    }
+}
+
+NEON_INLINE char *neon_split256_block(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return (char *)(void *)g->words + bloomsimd_split256_block_index(hash, g->nblocks) * BLOOMSIMD_SPLIT256_BLOCK_BYTES;
+}
+
+static bool split256_simd_contains_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    if (g->concurrent) return split256_simd_test(hash, neon_split256_block(g, hash), 1);
+    return split256_simd_test(hash, neon_split256_block(g, hash), 0);
+}
+
+static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    if (g->concurrent)
+        split256_simd_or(neon_split256_block(g, hash), hash, 1);
+    else
+        split256_simd_or(neon_split256_block(g, hash), hash, 0);
+}
+
+BLOOMSIMD_BY_LAYOUT(neon, split256_simd)
 
 const bloomsimd_kernel bloomsimd_kernel_neon = {
     .name = "neon",

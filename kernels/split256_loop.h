@@ -19,8 +19,9 @@
  *                            the same bytes and answers).
  *
  * Before the include it may set SPLIT256_LOOP_DISTANCE (keys staged ahead
- * of the probe, a power of two >= 16) and SPLIT256_LOOP_READ_LOCALITY /
- * _WRITE_LOCALITY (prefetch levels). The header defines the batch entries
+ * of the probe, a power of two >= 16), SPLIT256_LOOP_READ_LOCALITY /
+ * _WRITE_LOCALITY (prefetch levels) and SPLIT256_LOOP_CONCURRENT_READS (1:
+ * lookups on a concurrent filter pass concurrent = 1 to the test hooks). The header defines the batch entries
  * split256_simd_add_hashes, _add_u64, _contains_hashes, _contains_u64,
  * _add_new_hashes, _add_new_u64 and _touch_u64 for
  * BLOOMSIMD_BY_LAYOUT(P, split256_simd); the single-key entries
@@ -47,6 +48,9 @@
 #endif
 #ifndef SPLIT256_LOOP_WRITE_LOCALITY
 #define SPLIT256_LOOP_WRITE_LOCALITY 2
+#endif
+#ifndef SPLIT256_LOOP_CONCURRENT_READS
+#define SPLIT256_LOOP_CONCURRENT_READS 0
 #endif
 #define SPLIT256_LOOP_GROUP ((size_t)8)
 #define SPLIT256_LOOP_RING (2 * (size_t)SPLIT256_LOOP_DISTANCE)
@@ -106,8 +110,8 @@ SPLIT256_INLINE uint8_t split256_loop_or_report_atomic(char *block, const uint32
 /* ---- hooks: defined by the including kernel file (always inlined) ---- */
 SPLIT256_INLINE void split256_simd_stage8(const split256_ctx *c, const uint64_t *src, uint64_t *hash,
                                           uint64_t *block, const int from_keys);
-SPLIT256_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block);
-SPLIT256_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block);
+SPLIT256_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block, const int concurrent);
+SPLIT256_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block, const int concurrent);
 SPLIT256_INLINE void split256_simd_or(char *block, uint64_t hash, const int concurrent);
 SPLIT256_INLINE uint8_t split256_simd_or_report(char *block, uint64_t hash, const int concurrent);
 
@@ -187,10 +191,11 @@ SPLIT256_INLINE size_t split256_loop_probe(const split256_ring *r, size_t base, 
     if (op == SPLIT256_LOOKUP) {
         unsigned hits = 0;
         if (count == SPLIT256_LOOP_GROUP) {
-            hits = split256_simd_test8(r->hash + slot, r->block + slot);
+            hits = split256_simd_test8(r->hash + slot, r->block + slot, concurrent);
         } else {
             for (size_t j = 0; j < count; j++)
-                hits |= (unsigned)split256_simd_test(r->hash[slot + j], (const char *)(uintptr_t)r->block[slot + j])
+                hits |= (unsigned)split256_simd_test(r->hash[slot + j], (const char *)(uintptr_t)r->block[slot + j],
+                                                     concurrent)
                         << j;
         }
         return split256_loop_put_hits(form, out, base, count, hits, total);
@@ -261,17 +266,29 @@ SPLIT256_INLINE size_t split256_loop_run(const bloomsimd_geometry *g, const uint
 
 /* ---- the entries: one instantiation per (input, operation, form, concurrency) ---- */
 
+SPLIT256_INLINE size_t split256_loop_lookup_in(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
+                                               const int from_keys, const int concurrent, bloomsimd_hit_form form,
+                                               void *out)
+{
+    if (!out) return split256_loop_run(g, src, n, from_keys, SPLIT256_LOOKUP, concurrent, BLOOMSIMD_HITS_BYTES, NULL);
+    switch (form) {
+    case BLOOMSIMD_HITS_BITMAP:
+        return split256_loop_run(g, src, n, from_keys, SPLIT256_LOOKUP, concurrent, BLOOMSIMD_HITS_BITMAP, out);
+    case BLOOMSIMD_HITS_INDICES:
+        return split256_loop_run(g, src, n, from_keys, SPLIT256_LOOKUP, concurrent, BLOOMSIMD_HITS_INDICES, out);
+    default: return split256_loop_run(g, src, n, from_keys, SPLIT256_LOOKUP, concurrent, BLOOMSIMD_HITS_BYTES, out);
+    }
+}
+
+/* Lookups get a concurrent instantiation only in kernels that read a
+ * concurrent filter's blocks differently (SPLIT256_LOOP_CONCURRENT_READS 1);
+ * the x86 kernels read blocks by inline asm on every filter. */
 SPLIT256_INLINE size_t split256_loop_lookup(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
                                             const int from_keys, bloomsimd_hit_form form, void *out)
 {
-    if (!out) return split256_loop_run(g, src, n, from_keys, SPLIT256_LOOKUP, 0, BLOOMSIMD_HITS_BYTES, NULL);
-    switch (form) {
-    case BLOOMSIMD_HITS_BITMAP:
-        return split256_loop_run(g, src, n, from_keys, SPLIT256_LOOKUP, 0, BLOOMSIMD_HITS_BITMAP, out);
-    case BLOOMSIMD_HITS_INDICES:
-        return split256_loop_run(g, src, n, from_keys, SPLIT256_LOOKUP, 0, BLOOMSIMD_HITS_INDICES, out);
-    default: return split256_loop_run(g, src, n, from_keys, SPLIT256_LOOKUP, 0, BLOOMSIMD_HITS_BYTES, out);
-    }
+    if (SPLIT256_LOOP_CONCURRENT_READS && g->concurrent)
+        return split256_loop_lookup_in(g, src, n, from_keys, 1, form, out);
+    return split256_loop_lookup_in(g, src, n, from_keys, 0, form, out);
 }
 
 SPLIT256_INLINE size_t split256_loop_insert(const bloomsimd_geometry *g, const uint64_t *src, size_t n,

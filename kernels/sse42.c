@@ -674,8 +674,9 @@ SSE42_INLINE __m128i sse42_split256_missing_any(const char *block, uint64_t hash
     return _mm_or_si128(x.lo, x.hi);
 }
 
-SSE42_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block)
+SSE42_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block, const int concurrent)
 {
+    (void)concurrent; /* blocks are read by inline asm on every filter */
     __m128i missing = sse42_split256_missing_any(block, hash);
     return (uint8_t)_mm_testz_si128(missing, missing);
 }
@@ -686,8 +687,9 @@ SSE42_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block)
 /* 8 keys' answers: signed-saturating packs keep a lane nonzero iff it was,
  * so two levels leave one dword per key, zero iff the key is present; a
  * compare and two movmskps give the 8 bits. */
-SSE42_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block)
+SSE42_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block, const int concurrent)
 {
+    (void)concurrent; /* blocks are read by inline asm on every filter */
     __m128i q0 = _mm_packs_epi16(_mm_packs_epi32(SSE42_SPLIT256_MISSING(0), SSE42_SPLIT256_MISSING(1)),
                                  _mm_packs_epi32(SSE42_SPLIT256_MISSING(2), SSE42_SPLIT256_MISSING(3)));
     __m128i q1 = _mm_packs_epi16(_mm_packs_epi32(SSE42_SPLIT256_MISSING(4), SSE42_SPLIT256_MISSING(5)),
@@ -743,8 +745,8 @@ SSE42_INLINE void split256_simd_stage8(const split256_ctx *c, const uint64_t *sr
         memcpy(&h, src + j, sizeof h); /* keys may be under-aligned */
         if (from_keys) h = bloomsimd_xxh3_u64(h, c->bitflip);
         hash[j] = h;
-        block[j] = (uint64_t)(uintptr_t)(c->base +
-                                         bloomsimd_split256_block_index(h, c->nblocks) * BLOOMSIMD_SPLIT256_BLOCK_BYTES);
+        uint64_t index = bloomsimd_split256_block_index(h, c->nblocks);
+        block[j] = (uint64_t)(uintptr_t)(c->base + index * BLOOMSIMD_SPLIT256_BLOCK_BYTES);
     }
 }
 
@@ -755,7 +757,7 @@ SSE42_INLINE char *sse42_split256_block(const bloomsimd_geometry *g, uint64_t ha
 
 static bool split256_simd_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
-    return split256_simd_test(hash, sse42_split256_block(g, hash));
+    return split256_simd_test(hash, sse42_split256_block(g, hash), 0);
 }
 
 static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
