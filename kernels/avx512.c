@@ -629,23 +629,21 @@ static void avx512_intersect_words(uint64_t *dst, const uint64_t *src, size_t nw
  * 8 words, so a key's mask needs no selection:
  *   mask     = 1 << ((lo * SALT) >> 27)      vpmulld, vpsrld, vpsllvd (ymm)
  *   lookup   hit = (mask & ~block) == 0      vptest (single keys); a group
- *                                            of 8: vpandn per key, two pack
- *                                            levels, one compare
+ *                                            of 8: two blocks per zmm,
+ *                                            vptestnmd (split256_simd_test8)
  *   insert   block |= mask                   (concurrent: split256_loop.h's
  *                                            lock-or per 64-bit word lacking
  *                                            bits, lock bts for insert-new)
  * Batches run kernels/split256_loop.h's pipeline; staging hashes a group
  * of 8 keys in one zmm (avx512_xxh3) and computes the 8 block addresses
  * there. Blocks are read with an inline-asm vmovdqa64 (as avx512_load_racy).
- * Two blocks per zmm for lookups: docs/kernels/split256.md.
+ * Rejected: batched lookups one ymm per key (vpandn, two pack levels, a
+ * compare, as the avx2 kernel): 5-10% slower at 10^5-10^6 keys, equal at
+ * 10^7 (docs/kernels/split256.md).
  */
 
 #include "split256_scalar.h" /* BLOOMSIMD_BY_LAYOUT */
 #include "split256_loop.h"
-
-#ifndef BLOOMSIMD_AVX512_SPLIT256_PAIRS
-#define BLOOMSIMD_AVX512_SPLIT256_PAIRS 0
-#endif
 
 static const uint32_t avx512_split256_salts[8] __attribute__((aligned(32))) = BLOOMSIMD_SPLIT256_SALTS;
 
@@ -669,13 +667,6 @@ AVX512_INLINE uint8_t split256_simd_test(uint64_t hash, const char *block, const
     return (uint8_t)_mm256_testc_si256(avx512_split256_load_racy(block), avx512_split256_mask((uint32_t)hash));
 }
 
-AVX512_INLINE __m256i avx512_split256_missing(const uint64_t *hash, const uint64_t *block, size_t j)
-{
-    return _mm256_andnot_si256(avx512_split256_load_racy((const char *)(uintptr_t)block[j]),
-                               avx512_split256_mask((uint32_t)hash[j]));
-}
-
-#if BLOOMSIMD_AVX512_SPLIT256_PAIRS
 /* Blocks a and b as the two halves of one zmm, read as avx512_load_racy reads. */
 AVX512_INLINE __m512i avx512_split256_load2_racy(const char *a, const char *b)
 {
@@ -686,13 +677,21 @@ AVX512_INLINE __m512i avx512_split256_load2_racy(const char *a, const char *b)
     return v;
 }
 
-/* Two keys per zmm: lanes 0-7 key 2p, 8-15 key 2p+1, the lo words dealt
- * from the hashes by one vpermd; vptestnmd marks the words lacking their
- * bit, and a key is present iff its byte of the four masks is zero. */
-AVX512_INLINE unsigned avx512_split256_test8_pairs(const uint64_t *hash, const uint64_t *block)
+/*
+ * A group of 8 keys, two blocks per zmm: lanes 0-7 key 2p, lanes 8-15 key
+ * 2p + 1, their lo words dealt from the group's hashes by one vpermd, so a
+ * vpmulld, shifts and a vptestnmd (the words lacking their bit) serve two
+ * keys. Key j is present iff byte j of the four 16-bit masks is zero; the
+ * SWAR step sets the top bit of exactly the zero bytes, pext gathers them.
+ * Only lookups pair blocks: two keys of a pair may share a block, which an
+ * insert written back per zmm would lose.
+ */
+AVX512_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block, const int concurrent)
 {
+    (void)concurrent; /* blocks are read by inline asm on every filter */
     const __m512i h = _mm512_load_si512((const void *)hash);
-    const __m512i salt = _mm512_broadcast_i64x4(_mm256_load_si256((const __m256i *)(const void *)avx512_split256_salts));
+    const __m256i salt8 = _mm256_load_si256((const __m256i *)(const void *)avx512_split256_salts);
+    const __m512i salt = _mm512_broadcast_i64x4(salt8);
     const __m512i deal = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2);
     uint64_t missing = 0;
     for (unsigned p = 0; p < 4; p++) {
@@ -702,30 +701,9 @@ AVX512_INLINE unsigned avx512_split256_test8_pairs(const uint64_t *hash, const u
                                                    (const char *)(uintptr_t)block[2 * p + 1]);
         missing |= (uint64_t)_mm512_testn_epi32_mask(words, bits) << (16 * p);
     }
-    /* byte j of missing is zero iff key j is present: its top bit after this */
     const uint64_t low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
     uint64_t zero = ~(((missing & low7) + low7) | missing | low7);
     return (unsigned)_pext_u64(zero, UINT64_C(0x8080808080808080));
-}
-#endif
-
-/* Signed-saturating packs keep a lane nonzero iff it was: two levels take 8
- * keys' missing lanes to one dword per key (split over the 128-bit halves),
- * zero iff the key is present. */
-AVX512_INLINE unsigned split256_simd_test8(const uint64_t *hash, const uint64_t *block, const int concurrent)
-{
-    (void)concurrent; /* blocks are read by inline asm on every filter */
-#if BLOOMSIMD_AVX512_SPLIT256_PAIRS
-    return avx512_split256_test8_pairs(hash, block);
-#endif
-#define AVX512_S256_MISSING(j) avx512_split256_missing(hash, block, j)
-    __m256i q0 = _mm256_packs_epi16(_mm256_packs_epi32(AVX512_S256_MISSING(0), AVX512_S256_MISSING(1)),
-                                    _mm256_packs_epi32(AVX512_S256_MISSING(2), AVX512_S256_MISSING(3)));
-    __m256i q1 = _mm256_packs_epi16(_mm256_packs_epi32(AVX512_S256_MISSING(4), AVX512_S256_MISSING(5)),
-                                    _mm256_packs_epi32(AVX512_S256_MISSING(6), AVX512_S256_MISSING(7)));
-#undef AVX512_S256_MISSING
-    __m256i any = _mm256_or_si256(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
-    return (unsigned)_mm256_cmpeq_epi32_mask(any, _mm256_setzero_si256());
 }
 
 AVX512_INLINE void split256_simd_or(char *block, uint64_t hash, const int concurrent)
