@@ -133,8 +133,8 @@ Test(split256_kernels, every_batch_length_to_80_and_long_ones_plain_and_concurre
     uint64_t state = 42;
     for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
         for (int concurrent = 0; concurrent <= 1; concurrent++) {
-            size_t bytes = (size_t)blocks[b] * 32;
-            uint32_t *ws = aligned_alloc(64, bytes), *wk = aligned_alloc(64, bytes);
+            size_t bytes = (size_t)blocks[b] * 32, rounded = (bytes + 63) & ~(size_t)63; /* C11: a multiple of 64 */
+            uint32_t *ws = aligned_alloc(64, rounded), *wk = aligned_alloc(64, rounded);
             cr_assert(ws && wk);
             memset(ws, 0, bytes), memset(wk, 0, bytes);
             bloomsimd_geometry gs = geometry_over(ws, blocks[b], b + 3, concurrent);
