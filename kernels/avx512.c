@@ -51,6 +51,7 @@
 
 #include "layout.h"
 #include "xxh3_keys_avx512.h"
+#include "xxh64_u64_avx512.h"
 
 /* pdep (answer bytes) needs BMI2, which every AVX-512 CPU has: the kernel
  * table lists it as required, and CMakeLists.txt compiles this file with
@@ -785,6 +786,7 @@ const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .contains_one = avx512_by_layout_contains_one,
     .touch_u64 = avx512_by_layout_touch_u64,
     .hash_keys = avx512_hash_keys,
+    .hash_u64_parquet = avx512_xxh64_u64,
     .union_words = avx512_union_words,
     .intersect_words = avx512_intersect_words,
 };

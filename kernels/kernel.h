@@ -122,6 +122,10 @@ typedef struct bloomsimd_kernel {
      * (kernels/xxh3_bytes.h). Never reads outside a key. */
     void (*hash_keys)(const struct bloomsimd_xxh3_params *p, const bloomsimd_keys *keys, size_t first, size_t count,
                       uint64_t *hashes);
+    /* Optional (NULL: the portable loop of src/parquet/mode.c): hashes[i] =
+     * XXH64, seed 0, of keys[i]'s 8 little-endian bytes, the hash of
+     * BLOOMSIMD_PARQUET filters, bit-exact with libxxhash. */
+    void (*hash_u64_parquet)(const uint64_t *keys, size_t n, uint64_t *hashes);
     /* Set operations over whole bit arrays (nwords 64-bit words, 64-byte aligned):
      * dst[i] |= src[i] and dst[i] &= src[i]. */
     void (*union_words)(uint64_t *dst, const uint64_t *src, size_t nwords);

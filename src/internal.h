@@ -232,8 +232,8 @@ static inline uint64_t bloomsimd_key_hash_u64(const bloomsimd_filter *f, uint64_
 
 /* XXH64 seed 0 of a byte key (libxxhash). */
 uint64_t bloomsimd_parquet_hash_bytes(const void *key, size_t len);
-/* hashes[i] = bloomsimd_xxh64_u64(keys[i]). */
-void bloomsimd_parquet_hash_u64(const uint64_t *keys, size_t n, uint64_t *hashes);
+/* hashes[i] = bloomsimd_xxh64_u64(keys[i]), by the filter's kernel when it has a vector XXH64. */
+void bloomsimd_parquet_hash_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint64_t *hashes);
 /* The batched u64 calls of a Parquet filter: hashed a chunk at a time, then
  * probed by the kernel's pre-hashed entries (the same blocks and bits). */
 void bloomsimd_parquet_add_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n);

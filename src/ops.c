@@ -54,7 +54,7 @@ void bloomsimd_hash_batch_u64(const bloomsimd_filter *f, const uint64_t *keys, s
 {
     if (!f || !keys || !hashes) return;
     if (bloomsimd_is_parquet(f))
-        bloomsimd_parquet_hash_u64(keys, n, hashes);
+        bloomsimd_parquet_hash_u64(f, keys, n, hashes);
     else
         f->kernel->hash_u64(f->geometry.hash_bitflip, keys, n, hashes);
 }
