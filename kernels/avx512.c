@@ -770,6 +770,13 @@ static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
 BLOOMSIMD_BY_LAYOUT(avx512, split256_simd)
 BLOOMSIMD_BY_LAYOUT_TOUCH(avx512, split256_simd)
 
+/* Parquet's XXH64 of a fixed-width view of 4-, 8- or 16-byte keys (xxh64_u64_avx512.h). */
+static bool avx512_xxh64_keys(const bloomsimd_keys *v, size_t first, size_t count, uint64_t *hashes)
+{
+    if (v->layout != BLOOMSIMD_KEYS_FIXED || !v->data) return false;
+    return avx512_xxh64_fixed((const uint8_t *)v->data + first * v->width, v->width, count, hashes);
+}
+
 const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .name = "avx512",
     .required_features = BLOOMSIMD_CPU_AVX512 | BLOOMSIMD_CPU_BMI2,
@@ -787,6 +794,7 @@ const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .touch_u64 = avx512_by_layout_touch_u64,
     .hash_keys = avx512_hash_keys,
     .hash_u64_parquet = avx512_xxh64_u64,
+    .hash_keys_parquet = avx512_xxh64_keys,
     .union_words = avx512_union_words,
     .intersect_words = avx512_intersect_words,
 };

@@ -126,6 +126,11 @@ typedef struct bloomsimd_kernel {
      * XXH64, seed 0, of keys[i]'s 8 little-endian bytes, the hash of
      * BLOOMSIMD_PARQUET filters, bit-exact with libxxhash. */
     void (*hash_u64_parquet)(const uint64_t *keys, size_t n, uint64_t *hashes);
+    /* Optional: XXH64, seed 0, of keys first .. first+count-1 of a validated
+     * key view into hashes[0 .. count), for the views this kernel vectorises;
+     * false (nothing written) for the others, which the core hashes one key
+     * at a time. */
+    bool (*hash_keys_parquet)(const bloomsimd_keys *keys, size_t first, size_t count, uint64_t *hashes);
     /* Set operations over whole bit arrays (nwords 64-bit words, 64-byte aligned):
      * dst[i] |= src[i] and dst[i] &= src[i]. */
     void (*union_words)(uint64_t *dst, const uint64_t *src, size_t nwords);

@@ -93,7 +93,8 @@ void bloomsimd_keys_hash_range(const bloomsimd_filter *f, const bloomsimd_keys *
             for (size_t i = 0; i < count; i++) hashes[i] = bloomsimd_parquet_hash_bytes(NULL, 0);
             return;
         }
-        bloomsimd_parquet_hash_keys(v, first, count, hashes);
+        if (!f->kernel->hash_keys_parquet || !f->kernel->hash_keys_parquet(v, first, count, hashes))
+            bloomsimd_parquet_hash_keys(v, first, count, hashes);
         return;
     }
     if (!v->data && v->layout != BLOOMSIMD_KEYS_POINTERS) {

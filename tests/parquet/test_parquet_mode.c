@@ -345,3 +345,41 @@ Test(parquet_mode, bad_options_and_inputs_are_refused)
     cr_assert_eq(bloomsimd_parquet_size_for(UINT64_C(1) << 40, 1e-6, &bytes), BLOOMSIMD_ERR_TOO_LARGE);
     bloomsimd_destroy(xf), bloomsimd_destroy(p);
 }
+
+/* Fixed-width views (INT32 / FLOAT at 4 bytes, FIXED_LEN_BYTE_ARRAY at any
+ * width; some kernels vectorise 4, 8 and 16): every width and batch length
+ * hashes as libxxhash, and inserts set the reference's bits. */
+Test(parquet_mode, fixed_width_views_hash_as_libxxhash)
+{
+    enum { MAXN = 1100, MAXW = 20 };
+    uint8_t *data = malloc(MAXN * MAXW + 1);
+    for (size_t i = 0; i < MAXN * MAXW + 1; i++) data[i] = (uint8_t)(test_key(8, i) >> 13);
+    uint64_t *h = malloc(MAXN * sizeof *h);
+    bloomsimd_filter *f = parquet_filter(128, 0);
+    static const size_t lens[] = {0, 1, 7, 8, 9, 15, 16, 17, 63, 255, 256, 257, 1100};
+    for (size_t w = 0; w <= MAXW; w++)
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+            size_t n = lens[li];
+            /* an unaligned start, as a column's buffer may have */
+            bloomsimd_keys v = bloomsimd_keys_fixed(data + 1, n * w, w, n);
+            cr_assert_eq(bloomsimd_hash_keys(f, &v, h), BLOOMSIMD_OK);
+            for (size_t i = 0; i < n; i++)
+                cr_assert_eq(h[i], XXH64(data + 1 + i * w, w, 0), "width %zu, %zu keys: key %zu", w, n, i);
+        }
+    /* inserts of 4- and 16-byte keys set the reference's bits */
+    for (size_t w = 4; w <= 16; w += 12) {
+        const uint64_t z = 128;
+        bloomsimd_filter *g = parquet_filter(z, 0);
+        bloomsimd_keys v = bloomsimd_keys_fixed(data + 1, 1000 * w, w, 1000);
+        cr_assert_eq(bloomsimd_add_keys(g, &v), BLOOMSIMD_OK);
+        uint32_t *ref = aligned_alloc(64, z * 32);
+        memset(ref, 0, z * 32);
+        for (size_t i = 0; i < 1000; i++) ref_sbbf_insert(ref, z, XXH64(data + 1 + i * w, w, 0));
+        uint64_t blocks;
+        cr_assert_arr_eq(words_of(g, &blocks), ref, z * 32, "width %zu: filter bytes differ", w);
+        free(ref);
+        bloomsimd_destroy(g);
+    }
+    bloomsimd_destroy(f);
+    free(h), free(data);
+}
