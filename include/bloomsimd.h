@@ -901,6 +901,16 @@ BLOOMSIMD_API double bloomsimd_fill_ratio(const bloomsimd_filter *filter);
  * _KERNEL_UNAVAILABLE; *out is NULL on failure. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_read(bloomsimd_filter **out, const void *buf, size_t len,
                                                       size_t *consumed);
+/* The same without a copy: a read-only filter whose bits are buf's bitset,
+ * for probing filters in a file read or mapped into memory. buf must stay
+ * valid and unchanged until bloomsimd_destroy. Inserts, clear and union into
+ * it get BLOOMSIMD_ERR_READ_ONLY (or do nothing, as bloomsimd_clear).
+ * Requires the bitset (buf + the header's length) to be 64-byte aligned and
+ * a little-endian host (the bitset's words are little-endian): otherwise
+ * _INVALID_ARGUMENT says so, and bloomsimd_parquet_read copies instead.
+ * Other failures as bloomsimd_parquet_read. */
+BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_view(bloomsimd_filter **out, const void *buf, size_t len,
+                                                      size_t *consumed);
 /* Writes a BLOOMSIMD_PARQUET filter as a BloomFilterHeader and its bitset
  * into buf[0..cap). *written (may be NULL) gets the length (also when cap is
  * too small: then it is what is needed). Returns BLOOMSIMD_OK,

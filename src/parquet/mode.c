@@ -16,6 +16,7 @@
  * every other kernel uses the portable loop here. Rejected: an AVX2 version
  * (three vpmuludq per 64-bit product) took 1.58 ns/key, slower than scalar.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
@@ -136,6 +137,46 @@ bloomsimd_status bloomsimd_parquet_read(bloomsimd_filter **out, const void *buf,
     const uint8_t *bits = (const uint8_t *)buf + h.header_bytes;
     uint32_t *w = f->geometry.words;
     for (uint64_t i = 0; i < blocks * 8; i++) w[i] = bloomsimd_le32_get(bits + 4 * i);
+    if (consumed) *consumed = (size_t)h.header_bytes + h.bitset_bytes;
+    *out = f;
+    return BLOOMSIMD_OK;
+}
+
+bloomsimd_status bloomsimd_parquet_view(bloomsimd_filter **out, const void *buf, size_t len, size_t *consumed)
+{
+    bloomsimd_error_clear();
+    if (out) *out = NULL;
+    if (!out || !buf)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", out ? "buf" : "out");
+    bloomsimd_parquet_header h;
+    bloomsimd_status st = bloomsimd_parquet_header_parse(buf, len, &h);
+    if (st != BLOOMSIMD_OK) return st;
+    if (len - h.header_bytes < h.bitset_bytes)
+        return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT,
+                              "Parquet Bloom filter: numBytes %u but only %zu bytes follow the %u-byte header",
+                              h.bitset_bytes, len - h.header_bytes, h.header_bytes);
+    const uint8_t *bits = (const uint8_t *)buf + h.header_bytes;
+    /* the kernels load whole blocks with aligned vector loads */
+    if ((uintptr_t)bits % 64 != 0)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "the bitset at %p is not 64-byte aligned: bloomsimd_parquet_read copies it",
+                              (const void *)bits);
+    const uint16_t probe = 1;
+    if (*(const uint8_t *)&probe != 1)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "a big-endian host cannot use Parquet's little-endian words in place: "
+                              "bloomsimd_parquet_read converts them");
+    const bloomsimd_kernel *kernel;
+    st = bloomsimd_select_kernel(NULL, &kernel);
+    if (st != BLOOMSIMD_OK) return st;
+    bloomsimd_filter *f = malloc(sizeof *f);
+    if (!f) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the filter object failed");
+    bloomsimd_geometry_choice shape = {h.bitset_bytes / BLOOMSIMD_SPLIT256_BLOCK_BYTES, BLOOMSIMD_SPLIT256_K,
+                                       BLOOMSIMD_LAYOUT_SPLIT256, BLOOMSIMD_HASH_PARQUET_XXH64};
+    bloomsimd_filter_init(f, &shape, 0, BLOOMSIMD_PARQUET, kernel);
+    f->storage = BLOOMSIMD_STORAGE_BORROWED; /* the caller's memory: nothing to release */
+    f->geometry.words = (uint32_t *)(uintptr_t)bits;
+    f->read_only = true;
     if (consumed) *consumed = (size_t)h.header_bytes + h.bitset_bytes;
     *out = f;
     return BLOOMSIMD_OK;

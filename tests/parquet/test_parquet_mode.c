@@ -383,3 +383,52 @@ Test(parquet_mode, fixed_width_views_hash_as_libxxhash)
     bloomsimd_destroy(f);
     free(h), free(data);
 }
+
+/* A view over a caller's aligned buffer: the same answers as a copy, no
+ * writes, and nothing freed; a misaligned buffer is refused with the reason. */
+Test(parquet_mode, view_probes_in_place_and_is_read_only)
+{
+    bloomsimd_options o = {.capacity = 3000, .fpr = 0.01, .flags = BLOOMSIMD_PARQUET};
+    bloomsimd_filter *f = test_filter(&o);
+    uint64_t *keys = test_keys(3000, 9), *absent = test_keys(20000, 10);
+    cr_assert_eq(bloomsimd_add_batch_u64(f, keys, 3000), BLOOMSIMD_OK);
+    size_t need;
+    uint8_t tmp[BLOOMSIMD_PARQUET_HEADER_MAX_BYTES];
+    cr_assert_eq(bloomsimd_parquet_write(f, tmp, sizeof tmp, &need), BLOOMSIMD_ERR_TOO_LARGE);
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    size_t hlen = need - (size_t)info.memory_bytes;
+    uint8_t *mem = aligned_alloc(64, 64 + ((need + 63) / 64) * 64 + 64);
+    uint8_t *buf = mem + 64 - hlen; /* the bitset lands on a 64-byte boundary */
+    size_t wrote;
+    cr_assert_eq(bloomsimd_parquet_write(f, buf, need, &wrote), BLOOMSIMD_OK);
+    bloomsimd_filter *v;
+    size_t used;
+    cr_assert_eq(bloomsimd_parquet_view(&v, buf, wrote, &used), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
+    cr_assert_eq(used, wrote);
+    cr_assert_eq(bloomsimd_contains_batch_u64(v, keys, 3000, NULL), 3000);
+    cr_assert_eq(bloomsimd_contains_batch_u64(v, absent, 20000, NULL),
+                 bloomsimd_contains_batch_u64(f, absent, 20000, NULL));
+    for (size_t i = 0; i < 100; i++) cr_assert(bloomsimd_contains_u64(v, keys[i]));
+    /* read-only: inserts and unions into it refused, clear a no-op, the buffer unchanged */
+    uint8_t *before = malloc(wrote);
+    memcpy(before, buf, wrote);
+    cr_assert_eq(bloomsimd_add_u64(v, 12345), BLOOMSIMD_ERR_READ_ONLY);
+    cr_assert_eq(bloomsimd_add_batch_u64(v, absent, 100), BLOOMSIMD_ERR_READ_ONLY);
+    cr_assert_eq(bloomsimd_union(v, f), BLOOMSIMD_ERR_READ_ONLY);
+    bloomsimd_clear(v);
+    cr_assert_arr_eq(buf, before, wrote, "the view wrote into the caller's buffer");
+    /* it can be the source of a union, and copied */
+    bloomsimd_filter *g = parquet_filter(info.blocks, 0);
+    cr_assert_eq(bloomsimd_union(g, v), BLOOMSIMD_OK);
+    cr_assert_eq(bloomsimd_contains_batch_u64(g, keys, 3000, NULL), 3000);
+    bloomsimd_destroy(v); /* must not free buf: freed below (ASan would see a double free) */
+    /* misaligned: refused, with the reason */
+    memmove(buf + 1, buf, wrote);
+    cr_assert_eq(bloomsimd_parquet_view(&v, buf + 1, wrote, NULL), BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    cr_assert_null(v);
+    cr_assert(strstr(bloomsimd_last_error(), "64-byte aligned"), "%s", bloomsimd_last_error());
+    cr_assert_eq(bloomsimd_parquet_view(&v, buf + 1, wrote - 1, NULL), BLOOMSIMD_ERR_CORRUPT);
+    bloomsimd_destroy(g), bloomsimd_destroy(f);
+    free(before), free(mem), free(keys), free(absent);
+}
