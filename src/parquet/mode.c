@@ -113,6 +113,18 @@ void bloomsimd_parquet_hash_keys(const bloomsimd_keys *v, size_t first, size_t c
 
 /* ---- import and export ---------------------------------------------------- */
 
+/* The header at buf, and a check that its whole bitset follows it. */
+static bloomsimd_status parse_stored(const void *buf, size_t len, bloomsimd_parquet_header *h)
+{
+    bloomsimd_status st = bloomsimd_parquet_header_parse(buf, len, h);
+    if (st != BLOOMSIMD_OK) return st;
+    if (len - h->header_bytes < h->bitset_bytes)
+        return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT,
+                              "Parquet Bloom filter: numBytes %u but only %zu bytes follow the %u-byte header",
+                              h->bitset_bytes, len - h->header_bytes, h->header_bytes);
+    return BLOOMSIMD_OK;
+}
+
 bloomsimd_status bloomsimd_parquet_read(bloomsimd_filter **out, const void *buf, size_t len, size_t *consumed)
 {
     bloomsimd_error_clear();
@@ -120,12 +132,8 @@ bloomsimd_status bloomsimd_parquet_read(bloomsimd_filter **out, const void *buf,
     if (!out || !buf)
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", out ? "buf" : "out");
     bloomsimd_parquet_header h;
-    bloomsimd_status st = bloomsimd_parquet_header_parse(buf, len, &h);
+    bloomsimd_status st = parse_stored(buf, len, &h);
     if (st != BLOOMSIMD_OK) return st;
-    if (len - h.header_bytes < h.bitset_bytes)
-        return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT,
-                              "Parquet Bloom filter: numBytes %u but only %zu bytes follow the %u-byte header",
-                              h.bitset_bytes, len - h.header_bytes, h.header_bytes);
     uint64_t blocks = h.bitset_bytes / BLOOMSIMD_SPLIT256_BLOCK_BYTES;
     bloomsimd_options o = {.bits = blocks * BLOOMSIMD_SPLIT256_BLOCK_BITS,
                            .layout = BLOOMSIMD_LAYOUT_SPLIT256,
@@ -149,12 +157,8 @@ bloomsimd_status bloomsimd_parquet_view(bloomsimd_filter **out, const void *buf,
     if (!out || !buf)
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", out ? "buf" : "out");
     bloomsimd_parquet_header h;
-    bloomsimd_status st = bloomsimd_parquet_header_parse(buf, len, &h);
+    bloomsimd_status st = parse_stored(buf, len, &h);
     if (st != BLOOMSIMD_OK) return st;
-    if (len - h.header_bytes < h.bitset_bytes)
-        return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT,
-                              "Parquet Bloom filter: numBytes %u but only %zu bytes follow the %u-byte header",
-                              h.bitset_bytes, len - h.header_bytes, h.header_bytes);
     const uint8_t *bits = (const uint8_t *)buf + h.header_bytes;
     /* the kernels load whole blocks with aligned vector loads */
     if ((uintptr_t)bits % 64 != 0)
