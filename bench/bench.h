@@ -29,6 +29,7 @@ typedef struct bench_options {
     double bits_per_key;  /* used when fpr == 0 */
     double fpr;           /* > 0: size filters by the layout model for this target */
     uint32_t k;           /* 0 = the library's choice */
+    uint32_t layout;      /* --layout: BLOOMSIMD_LAYOUT_*, 0 = each kernel's default */
     size_t batch;         /* keys per batch call */
     unsigned reps;        /* measured repetitions (after one warm-up) */
     uint64_t queries;     /* keys per measured repetition */

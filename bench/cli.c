@@ -39,6 +39,7 @@ static void usage(FILE *f)
           "  --bits-per-key B   filter size per key (default 10)\n"
           "  --fpr P            size filters for target FPR P with the layout model instead\n"
           "  --k K              bits set per key (default: the library's choice)\n"
+          "  --layout L         block512 or split256 for every filter (default: each kernel's own)\n"
           "  --batch N          keys per batch call (default 4096)\n"
           "  --reps N           measured repetitions per phase, after one warm-up (default 5)\n"
           "  --queries N        keys per repetition (default 1M; inserts re-insert cyclically)\n"
@@ -139,7 +140,7 @@ static bool takes_value(const char *a)
     static const char *const with_value[] = {
         "--kernels", "--kernel",      "--keys", "--bits-per-key", "--fpr",   "--k",    "--batch",
         "--reps",    "--queries",     "--threads", "--paired",    "--peer-rounds", "--peer-fpr", "--clock",
-        "--csv",     "--json",        "--plot", "--seed",         "--phase", "--present", "--out"};
+        "--csv",     "--json",        "--plot", "--seed",         "--phase", "--present", "--out", "--layout"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(a, with_value[i]) == 0) return true;
     return false;
@@ -303,6 +304,13 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
             o->json_path = v;
         } else if (strcmp(a, "--out") == 0) {
             o->out_dir = v;
+        } else if (strcmp(a, "--layout") == 0) {
+            if (strcasecmp(v, "block512") == 0 || strcmp(v, "2") == 0)
+                o->layout = BLOOMSIMD_LAYOUT_BLOCK512;
+            else if (strcasecmp(v, "split256") == 0 || strcmp(v, "3") == 0)
+                o->layout = BLOOMSIMD_LAYOUT_SPLIT256;
+            else
+                return bad(a, v, "allowed: block512 (2) or split256 (3)");
         } else if (strcmp(a, "--plot") == 0) {
             o->plot_dir = v;
             o->fpr_sweep = true;

@@ -181,7 +181,7 @@ static void one_target(const bench_options *o, const char *const *kernels, size_
     if (!buf || !out) goto done;
     bench_progress(o, "%llu keys: vs peer at FPR %g: filling", (unsigned long long)n, target);
     for (size_t i = 0; i < nk; i++) {
-        bloomsimd_options opt = {.capacity = n, .fpr = target, .kernel = kernels[i]};
+        bloomsimd_options opt = {.capacity = n, .fpr = target, .kernel = kernels[i], .layout = o->layout};
         bloomsimd_filter *f = NULL;
         bloomsimd_status st = bloomsimd_create_with(&f, &opt);
         if (st != BLOOMSIMD_OK) {
@@ -201,14 +201,14 @@ static void one_target(const bench_options *o, const char *const *kernels, size_
     bench_ceiling ceiling;
     const char *dk = bloomsimd_default_kernel();
     if (ni > 0 && dk) {
-        bloomsimd_options opt = {.capacity = n, .fpr = target, .kernel = dk};
+        bloomsimd_options opt = {.capacity = n, .fpr = target, .kernel = dk, .layout = o->layout};
         bloomsimd_filter *f = NULL;
         if (bloomsimd_create_with(&f, &opt) == BLOOMSIMD_OK &&
             bloomsimd_filter_bytes(f) == bloomsimd_filter_bytes(impl[0].filter)) {
             memcpy(f->geometry.words, impl[0].filter->geometry.words, bloomsimd_filter_bytes(f));
             const bloomsimd_kernel *k = bloomsimd_kernel_by_name(dk);
             ceiling = (bench_ceiling){.words = (const uint64_t *)(const void *)f->geometry.words,
-                                      .nblocks = f->geometry.nblocks,
+                                      .nblocks = bloomsimd_filter_bytes(f) / 64, /* 64-byte lines, any layout */
                                       .hash_bitflip = f->geometry.hash_bitflip,
                                       .ahead = 64,
                                       .to_l2 = 1,

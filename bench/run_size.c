@@ -37,7 +37,7 @@ static const unsigned ceiling_sweep_l2[CEILING_SWEEP_COUNT] = {0, 0, 0, 0, 1, 1,
 
 static uint64_t filter_checksum(const bloomsimd_filter *f)
 {
-    return XXH3_64bits(f->geometry.words, (size_t)f->geometry.nblocks * BLOOMSIMD_BLOCK_BYTES);
+    return XXH3_64bits(f->geometry.words, bloomsimd_filter_bytes(f));
 }
 
 static bench_result *record(const char *section, const char *impl, const char *op, uint64_t n,
@@ -195,7 +195,7 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
     /* ---- references: ceiling on the first filter's memory, classic ---- */
     bench_op_ctx ceiling_ctx = {.batch = o->batch};
     ceiling_ctx.ceiling = (bench_ceiling){.words = (const uint64_t *)(const void *)impl[0].filter->geometry.words,
-                                          .nblocks = impl[0].filter->geometry.nblocks,
+                                          .nblocks = bloomsimd_filter_bytes(impl[0].filter) / 64, /* lines */
                                           .hash_bitflip = impl[0].filter->geometry.hash_bitflip,
                                           .ahead = 64};
     const bloomsimd_kernel *fastest = bloomsimd_kernel_by_name(bloomsimd_default_kernel());

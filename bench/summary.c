@@ -200,8 +200,10 @@ void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *
         fprintf(out, "filters sized for FPR %g; ", o->fpr);
     else
         fprintf(out, "filters at %.3g bits/key; ", o->bits_per_key);
-    fprintf(out, "random 64-bit keys, batches of %zu, absent keys looked up; medians of %u reps\n", o->batch,
-            o->reps);
+    fprintf(out, "%srandom 64-bit keys, batches of %zu, absent keys looked up; medians of %u reps\n",
+            o->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? "layout split256; "
+            : o->layout == BLOOMSIMD_LAYOUT_BLOCK512 ? "layout block512; " : "",
+            o->batch, o->reps);
     bool fpr_ok = true;
     size_rows(out, m, kernels, nk, sizes, nsizes, &fpr_ok);
     fprintf(out, "(single = one bloomsimd_contains_u64 call per key; floor = hash + block index + one read\n"

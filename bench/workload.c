@@ -94,7 +94,7 @@ void bench_byte_keys_free(bench_byte_keys *b)
 
 bloomsimd_options bench_filter_options(const bench_options *o, uint64_t n, const char *kernel, uint32_t flags)
 {
-    bloomsimd_options opt = {.capacity = n, .k = o->k, .kernel = kernel, .flags = flags};
+    bloomsimd_options opt = {.capacity = n, .k = o->k, .kernel = kernel, .flags = flags, .layout = o->layout};
     if (o->fpr > 0)
         opt.fpr = o->fpr;
     else

@@ -54,7 +54,11 @@ func (f *Filter) bitArray() []byte {
 	if f.c == nil || C.bloomsimd_get_view(f.c, &v) != C.BLOOMSIMD_OK || v.blocks == nil {
 		return nil
 	}
-	b := C.GoBytes(v.blocks, C.int(v.nblocks*64))
+	blockBytes := C.uint64_t(64) // block512
+	if v.layout == C.BLOOMSIMD_LAYOUT_SPLIT256 {
+		blockBytes = 32
+	}
+	b := C.GoBytes(v.blocks, C.int(v.nblocks*blockBytes))
 	runtime.KeepAlive(f)
 	return b
 }
