@@ -74,8 +74,9 @@ type Filter struct {
 	// The pure-Go single-key path (single.go); words is nil when the filter
 	// has no single bit array this package can probe (then single keys go
 	// through the C calls).
-	words      []uint32 // nblocks * 16 words, over C memory
+	words      []uint32 // nblocks * 16 words (split256: * 8), over C memory
 	words64    []uint64 // the same memory as 64-bit words (concurrent filters)
+	split      bool     // layout 3, split256 (single.go's split256 probe)
 	nblocks    uint64
 	sel        *[64]uint16 // SELECT_k of kernels/layout.h section 3 (static C memory)
 	concurrent bool
@@ -120,6 +121,26 @@ func WithK(k int) Option {
 			return
 		}
 		c.opts.k = C.uint32_t(k)
+	}
+}
+
+// The block layouts (kernels/layout.h, kernels/layout_split256.h): 512-bit
+// blocks (the library's default, fewer bits per key) or 256-bit split blocks
+// (Parquet's layout: faster on most kernels, 6-19% more bits per key).
+const (
+	LayoutBlock512 = 2
+	LayoutSplit256 = 3
+)
+
+// WithLayout chooses the block layout (LayoutBlock512 or LayoutSplit256);
+// the default is the kernel's. Both probe single keys in pure Go.
+func WithLayout(layout int) Option {
+	return func(c *config) {
+		if layout != LayoutBlock512 && layout != LayoutSplit256 {
+			c.err = argErr("new", "layout must be LayoutBlock512 (2) or LayoutSplit256 (3)")
+			return
+		}
+		c.opts.layout = C.uint32_t(layout)
 	}
 }
 
@@ -177,15 +198,20 @@ func finalize(f *Filter) {
 // attachView exposes the bit array to the pure-Go single-key path.
 func (f *Filter) attachView() {
 	var v C.bloomsimd_view
-	if C.bloomsimd_get_view(f.c, &v) != C.BLOOMSIMD_OK || v.layout != 2 || v.blocks == nil {
+	if C.bloomsimd_get_view(f.c, &v) != C.BLOOMSIMD_OK || (v.layout != 2 && v.layout != 3) || v.blocks == nil {
 		// no single bit array (layered filters) or a layout this package
 		// does not implement: single keys go through the C calls.
 		f.hash = newXXH3Secret(uint64(v.seed))
 		return
 	}
 	f.nblocks = uint64(v.nblocks)
-	f.words = unsafe.Slice((*uint32)(v.blocks), f.nblocks*16)
-	f.words64 = unsafe.Slice((*uint64)(v.blocks), f.nblocks*8)
+	f.split = v.layout == 3
+	wordsPerBlock := uint64(16)
+	if f.split {
+		wordsPerBlock = 8
+	}
+	f.words = unsafe.Slice((*uint32)(v.blocks), f.nblocks*wordsPerBlock)
+	f.words64 = unsafe.Slice((*uint64)(v.blocks), f.nblocks*wordsPerBlock/2)
 	f.sel = (*[64]uint16)(unsafe.Pointer(v._select))
 	f.concurrent = bool(v.concurrent)
 	f.readOnly = bool(v.read_only)

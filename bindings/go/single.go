@@ -29,6 +29,10 @@ var salts = [16]uint32{0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c
 	0x5c6bfb31, 0x3c6ef373, 0x9e3779b9, 0x2545f491, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f, 0x165667b1, 0xd3a2646d}
 
 func (f *Filter) addHash(h uint64) {
+	if f.split {
+		f.splitAddNew(h)
+		return
+	}
 	lo := uint32(h)
 	sel := uint32(f.sel[lo>>26])
 	base := (((h >> 32) * f.nblocks) >> 32) * 16
@@ -76,6 +80,9 @@ func orAtomic(p *uint64, mask uint64) bool {
 }
 
 func (f *Filter) containsHash(h uint64) bool {
+	if f.split {
+		return f.splitContains(h)
+	}
 	lo := uint32(h)
 	sel := uint32(f.sel[lo>>26])
 	base := (((h >> 32) * f.nblocks) >> 32) * 16
@@ -103,6 +110,9 @@ func (f *Filter) containsHash(h uint64) bool {
 // addNewHash inserts and reports whether any bit was missing before
 // (bloomsimd_block_or_report).
 func (f *Filter) addNewHash(h uint64) bool {
+	if f.split {
+		return f.splitAddNew(h)
+	}
 	lo := uint32(h)
 	sel := uint32(f.sel[lo>>26])
 	base := (((h >> 32) * f.nblocks) >> 32) * 16
@@ -125,6 +135,58 @@ func (f *Filter) addNewHash(h uint64) bool {
 	var missing uint32
 	for ; sel != 0; sel &= sel - 1 {
 		w := bits.TrailingZeros32(sel) & 15
+		bit := uint32(1) << ((lo * salts[w]) >> 27)
+		missing |= bit &^ block[w]
+		block[w] |= bit
+	}
+	return missing != 0
+}
+
+// The split256 probe (kernels/layout_split256.h, Parquet's block rule): the
+// block is the same ((h >> 32) * nblocks) >> 32 over 8-word blocks, and
+// every word w gets one bit, (uint32(h) * salt[w]) >> 27 with the first 8
+// salts. A concurrent filter is read and ORed 64 bits at a time, as the C
+// kernels do.
+func (f *Filter) splitContains(h uint64) bool {
+	lo := uint32(h)
+	base := (((h >> 32) * f.nblocks) >> 32) * 8
+	if f.concurrent {
+		block := f.words64[base/2 : base/2+4 : base/2+4]
+		for w := 0; w < 8; w++ {
+			word := uint32(atomic.LoadUint64(&block[w>>1]) >> (32 * (w & 1)))
+			if word&(1<<((lo*salts[w])>>27)) == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	block := f.words[base : base+8 : base+8]
+	for w := 0; w < 8; w++ {
+		if block[w]&(1<<((lo*salts[w])>>27)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// splitAddNew sets the key's 8 bits and reports whether one was missing.
+func (f *Filter) splitAddNew(h uint64) bool {
+	lo := uint32(h)
+	base := (((h >> 32) * f.nblocks) >> 32) * 8
+	if f.concurrent {
+		block := f.words64[base/2 : base/2+4 : base/2+4]
+		isNew := false
+		for i := 0; i < 4; i++ {
+			m := uint64(1<<((lo*salts[2*i])>>27)) | uint64(1<<((lo*salts[2*i+1])>>27))<<32
+			if orAtomic(&block[i], m) {
+				isNew = true
+			}
+		}
+		return isNew
+	}
+	block := f.words[base : base+8 : base+8]
+	var missing uint32
+	for w := 0; w < 8; w++ {
 		bit := uint32(1) << ((lo * salts[w]) >> 27)
 		missing |= bit &^ block[w]
 		block[w] |= bit

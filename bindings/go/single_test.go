@@ -215,3 +215,58 @@ func TestSingleKeysAllocateNothing(t *testing.T) {
 		t.Fatalf("batch calls allocate %v times", allocs)
 	}
 }
+
+// The split256 layout's pure-Go probe writes exactly the C kernels' bytes and
+// answers as they do: every kernel, plain and concurrent, two seeds, u64 and
+// byte keys, single inserts and insert-and-report-new.
+func TestSingleKeySplit256GoIsByteIdenticalToC(t *testing.T) {
+	for _, kernel := range supportedKernels() {
+		for _, seed := range []uint64{0, 0x9E3779B97F4A7C15} {
+			for _, conc := range []bool{false, true} {
+				opts := []Option{WithKernel(kernel), WithSeed(seed), WithLayout(LayoutSplit256)}
+				if conc {
+					opts = append(opts, Concurrent())
+				}
+				what := name(kernel, " split256 seed=", seed, " concurrent=", conc)
+				ks := keys(77, 3000)
+				goF := mustNew(t, 3000, 0.01, opts...)
+				cBatch := mustNew(t, 3000, 0.01, opts...)
+				if !goF.Info().PureGo {
+					t.Fatalf("%s: single keys do not run in Go", what)
+				}
+				for i, x := range ks {
+					if i%2 == 0 {
+						if err := goF.AddUint64(x); err != nil {
+							t.Fatal(err)
+						}
+					} else if isNew, err := goF.InsertNewUint64(x); err != nil || isNew == cBatch.cContainsUint64(x) {
+						// new exactly when C's identical bits lack the key
+						t.Fatalf("%s: InsertNewUint64 of key %d: %v %v, C contains it: %v", what, i, isNew, err,
+							cBatch.cContainsUint64(x))
+					}
+					if err := goF.AddString(name("s", x)); err != nil {
+						t.Fatal(err)
+					}
+					if err := cBatch.cAddUint64(x); err != nil {
+						t.Fatal(err)
+					}
+					if err := cBatch.cAddHash(cBatch.Hash([]byte(name("s", x)))); err != nil {
+						t.Fatal(err)
+					}
+				}
+				sameBits(t, what, goF, cBatch)
+				probe := append(keys(77, 3000), keys(78, 20000)...)
+				out := make([]bool, len(probe))
+				cBatch.ContainsUint64s(probe, out)
+				for i, x := range probe {
+					if g := goF.ContainsUint64(x); g != out[i] || (i < 3000 && !g) {
+						t.Fatalf("%s: key %d: Go %v, C %v", what, i, g, out[i])
+					}
+				}
+				if isNew, _ := goF.InsertNewUint64(ks[0]); isNew {
+					t.Fatalf("%s: a present key reported new", what)
+				}
+			}
+		}
+	}
+}
