@@ -36,9 +36,9 @@ static void help(void)
            "  unknown: that row group has no filter for the column)\n"
            "The FILEs are the operands that end in .parquet (or the first operand, whatever its\n"
            "name); with --values or --list every operand is a FILE.\n\n"
-           "  -c, --column NAME   the column whose filters are asked\n"
+           "      --column NAME   the column whose filters are asked\n"
            "      --values FILE   read the values from FILE, one a line ('-': standard input)\n"
-           "  -n, --count         per file and row group, the count of values that may be there\n"
+           "  -c, --count         per file and row group, the count of values that may be there\n"
            "      --json          one JSON object a line instead of the tab-separated form\n"
            "  -l, --list          list every column chunk's filter: size, bits per value, the\n"
            "                      distinct values it holds (estimated) and its FPR for them\n"
@@ -261,9 +261,9 @@ static void ask(const pq_file *pf, bool several, int64_t col, bloomsimd_filter *
 
 int cmd_parquet(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"column", required_argument, NULL, 'c'},
+    static const struct option longopts[] = {{"column", required_argument, NULL, 'C'},
                                              {"values", required_argument, NULL, 'V'},
-                                             {"count", no_argument, NULL, 'n'},
+                                             {"count", no_argument, NULL, 'c'},
                                              {"json", no_argument, NULL, 'j'},
                                              {"list", no_argument, NULL, 'l'},
                                              {"help", no_argument, NULL, 'h'},
@@ -273,11 +273,11 @@ int cmd_parquet(int argc, char **argv)
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":c:nlh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":clh", longopts, NULL)) != -1) {
         switch (c) {
-        case 'c': column = optarg; break;
+        case 'C': column = optarg; break;
         case 'V': values_path = optarg; break;
-        case 'n': count_only = true; break;
+        case 'c': count_only = true; break;
         case 'j': json = true; break;
         case 'l': list = true; break;
         case 'h': help(); return CLI_OK;

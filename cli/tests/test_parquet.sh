@@ -45,7 +45,7 @@ expect 2 "two files, one without the column" "$BS" parquet "$FX/mixed.parquet" "
 equals "$(wc -l <"$T/out")" 3 "two files, one has the column: its row groups still answered"
 stdout_has "mixed.parquet	0	$v	maybe" "several files: the file name first"
 stderr_has "nulls_fpr0001.parquet: no column i64 (skipped)" "a file without the column is named"
-expect 0 "counts" "$BS" parquet -n "$FX/mixed.parquet" --column i64 -- "$v" 5
+expect 0 "counts" "$BS" parquet -c "$FX/mixed.parquet" --column i64 -- "$v" 5
 equals "$(awk -F"\t" "{ s += \$2 } END { print s }" "$T/out")" "$(cut -f4 <<<"$line" | tr , '\n' | grep -c maybe)" "counts: the maybes"
 
 # JSON: one object a line, parsed
