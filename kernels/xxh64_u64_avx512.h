@@ -7,7 +7,7 @@
  * Included only by kernels/avx512.c (compiled with AVX-512 F+DQ): static.
  *
  * XXH64 of an 8-byte input (xxHash's specification; the scalar reference is
- * bloomsimd_xxh64_u64 in src/internal.h, tested against libxxhash):
+ * bloomsimd_xxh64_u64 in xxh64_u64.h, tested against libxxhash):
  *     acc = P5 + 8
  *     acc ^= rotl(key * P2, 31) * P1;   acc = rotl(acc, 27) * P1 + P4
  *     acc ^= acc >> 33; acc *= P2; acc ^= acc >> 29; acc *= P3; acc ^= acc >> 32
@@ -20,29 +20,15 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline uint64_t avx512_xxh64_one(uint64_t key)
-{
-    const uint64_t p1 = UINT64_C(0x9E3779B185EBCA87), p2 = UINT64_C(0xC2B2AE3D27D4EB4F),
-                   p3 = UINT64_C(0x165667B19E3779F9), p4 = UINT64_C(0x85EBCA77C2B2AE63),
-                   p5 = UINT64_C(0x27D4EB2F165667C5);
-    uint64_t k = key * p2;
-    k = ((k << 31) | (k >> 33)) * p1;
-    uint64_t acc = (p5 + 8) ^ k;
-    acc = ((acc << 27) | (acc >> 37)) * p1 + p4;
-    acc ^= acc >> 33;
-    acc *= p2;
-    acc ^= acc >> 29;
-    acc *= p3;
-    return acc ^ (acc >> 32);
-}
+#include "xxh64_u64.h"
 
 static void avx512_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *hashes)
 {
-    const __m512i p1 = _mm512_set1_epi64((long long)UINT64_C(0x9E3779B185EBCA87));
-    const __m512i p2 = _mm512_set1_epi64((long long)UINT64_C(0xC2B2AE3D27D4EB4F));
-    const __m512i p3 = _mm512_set1_epi64((long long)UINT64_C(0x165667B19E3779F9));
-    const __m512i p4 = _mm512_set1_epi64((long long)UINT64_C(0x85EBCA77C2B2AE63));
-    const __m512i seed_acc = _mm512_set1_epi64((long long)(UINT64_C(0x27D4EB2F165667C5) + 8));
+    const __m512i p1 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P1);
+    const __m512i p2 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P2);
+    const __m512i p3 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P3);
+    const __m512i p4 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P4);
+    const __m512i seed_acc = _mm512_set1_epi64((long long)(BLOOMSIMD_XXH64_P5 + 8));
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         __m512i k = _mm512_loadu_si512((const void *)(keys + i));
@@ -54,14 +40,14 @@ static void avx512_xxh64_u64(const uint64_t *keys, size_t n, uint64_t *hashes)
         acc = _mm512_xor_si512(acc, _mm512_srli_epi64(acc, 32));
         _mm512_storeu_si512((void *)(hashes + i), acc);
     }
-    for (; i < n; i++) hashes[i] = avx512_xxh64_one(keys[i]);
+    for (; i < n; i++) hashes[i] = bloomsimd_xxh64_u64(keys[i]);
 }
 
 /* The XXH64 avalanche, lane by lane. */
 static inline __m512i avx512_xxh64_avalanche(__m512i acc)
 {
-    const __m512i p2 = _mm512_set1_epi64((long long)UINT64_C(0xC2B2AE3D27D4EB4F));
-    const __m512i p3 = _mm512_set1_epi64((long long)UINT64_C(0x165667B19E3779F9));
+    const __m512i p2 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P2);
+    const __m512i p3 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P3);
     acc = _mm512_mullo_epi64(_mm512_xor_si512(acc, _mm512_srli_epi64(acc, 33)), p2);
     acc = _mm512_mullo_epi64(_mm512_xor_si512(acc, _mm512_srli_epi64(acc, 29)), p3);
     return _mm512_xor_si512(acc, _mm512_srli_epi64(acc, 32));
@@ -70,9 +56,9 @@ static inline __m512i avx512_xxh64_avalanche(__m512i acc)
 /* acc ^= round(0, lane); acc = rotl(acc, 27) * P1 + P4: one 8-byte stripe of the tail */
 static inline __m512i avx512_xxh64_stripe8(__m512i acc, __m512i lane)
 {
-    const __m512i p1 = _mm512_set1_epi64((long long)UINT64_C(0x9E3779B185EBCA87));
-    const __m512i p2 = _mm512_set1_epi64((long long)UINT64_C(0xC2B2AE3D27D4EB4F));
-    const __m512i p4 = _mm512_set1_epi64((long long)UINT64_C(0x85EBCA77C2B2AE63));
+    const __m512i p1 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P1);
+    const __m512i p2 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P2);
+    const __m512i p4 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P4);
     __m512i k = _mm512_mullo_epi64(_mm512_rol_epi64(_mm512_mullo_epi64(lane, p2), 31), p1);
     acc = _mm512_xor_si512(acc, k);
     return _mm512_add_epi64(_mm512_mullo_epi64(_mm512_rol_epi64(acc, 27), p1), p4);
@@ -88,10 +74,10 @@ static inline __m512i avx512_xxh64_stripe8(__m512i acc, __m512i lane)
 static bool avx512_xxh64_fixed(const uint8_t *data, size_t width, size_t n, uint64_t *hashes)
 {
     if (width != 4 && width != 8 && width != 16) return false;
-    const __m512i p1 = _mm512_set1_epi64((long long)UINT64_C(0x9E3779B185EBCA87));
-    const __m512i p2 = _mm512_set1_epi64((long long)UINT64_C(0xC2B2AE3D27D4EB4F));
-    const __m512i p3 = _mm512_set1_epi64((long long)UINT64_C(0x165667B19E3779F9));
-    const __m512i start = _mm512_set1_epi64((long long)(UINT64_C(0x27D4EB2F165667C5) + width));
+    const __m512i p1 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P1);
+    const __m512i p2 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P2);
+    const __m512i p3 = _mm512_set1_epi64((long long)BLOOMSIMD_XXH64_P3);
+    const __m512i start = _mm512_set1_epi64((long long)(BLOOMSIMD_XXH64_P5 + width));
     const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {

@@ -12,6 +12,7 @@
 #include "../include/bloomsimd.h"
 #include "../kernels/kernel.h"
 #include "../kernels/layout.h"
+#include "../kernels/xxh64_u64.h"
 #include "../kernels/xxh3_bytes.h"
 
 /* How the bit array is held; decides how destroy releases it. */
@@ -193,32 +194,6 @@ size_t bloomsimd_lookup_bytes(const bloomsimd_filter *f, const void *const *keys
                               bloomsimd_hit_form form, void *out);
 
 /* ---- Parquet split-block filters (parquet/mode.c) ---- */
-/* XXH64, seed 0, of the 8 little-endian bytes of key: Parquet's hash of an
- * INT64 / DOUBLE value, inlined for the single-key calls. XXH64 of an 8-byte
- * input (xxHash's spec, "XXH64 algorithm", steps 1, 4 and 5):
- *     acc = seed + P5 + 8
- *     acc ^= rotl(key * P2, 31) * P1;   acc = rotl(acc, 27) * P1 + P4
- *     avalanche: acc ^= acc >> 33; acc *= P2; acc ^= acc >> 29; acc *= P3; acc ^= acc >> 32
- * tests/parquet/test_parquet_mode.c checks it against libxxhash's XXH64. */
-#define BLOOMSIMD_XXH64_P1 UINT64_C(0x9E3779B185EBCA87)
-#define BLOOMSIMD_XXH64_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
-#define BLOOMSIMD_XXH64_P3 UINT64_C(0x165667B19E3779F9)
-#define BLOOMSIMD_XXH64_P4 UINT64_C(0x85EBCA77C2B2AE63)
-#define BLOOMSIMD_XXH64_P5 UINT64_C(0x27D4EB2F165667C5)
-
-
-static inline uint64_t bloomsimd_xxh64_u64(uint64_t key)
-{
-    uint64_t acc = BLOOMSIMD_XXH64_P5 + 8;
-    acc ^= bloomsimd_rotl64(key * BLOOMSIMD_XXH64_P2, 31) * BLOOMSIMD_XXH64_P1;
-    acc = bloomsimd_rotl64(acc, 27) * BLOOMSIMD_XXH64_P1 + BLOOMSIMD_XXH64_P4;
-    acc ^= acc >> 33;
-    acc *= BLOOMSIMD_XXH64_P2;
-    acc ^= acc >> 29;
-    acc *= BLOOMSIMD_XXH64_P3;
-    return acc ^ (acc >> 32);
-}
-
 static inline bool bloomsimd_is_parquet(const bloomsimd_filter *f)
 {
     return f->geometry.hash_id == BLOOMSIMD_HASH_PARQUET_XXH64;

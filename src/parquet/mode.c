@@ -8,7 +8,7 @@
  * u64 calls hash a chunk of keys here and hand the hashes to the kernel's
  * pre-hashed entries (the same probe, prefetching and hit forms as every
  * other split256 filter). The single-key calls inline bloomsimd_xxh64_u64
- * (internal.h); byte keys go through libxxhash's XXH64.
+ * (kernels/xxh64_u64.h); byte keys go through libxxhash's XXH64.
  *
  * XXH64 of u64 keys is four 64-bit multiplies: the avx512 kernel does eight
  * keys per zmm with vpmullq (kernels/xxh64_u64_avx512.h: 0.65 ns/key against
