@@ -11,7 +11,7 @@ import pytest
 import bloomsimd
 from conftest import random_bytes_keys, random_u64
 
-BIG = 1 << 23  # keys of one long call: tens of milliseconds on any kernel
+BIG = 1 << 23  # keys of one long call (doubled where a CPU is fast: runs_without_the_gil)
 
 
 def longest_stall(call):
@@ -41,12 +41,32 @@ def longest_stall(call):
     return max(b - a for a, b in zip(edges, edges[1:])), span["t1"] - span["t0"]
 
 
-def runs_without_the_gil(call):
-    """True if, in one of three tries, this thread kept ticking during a
-    call of at least 30 ms (never stalled for half of it)."""
+LONG_ENOUGH = 0.03  # s: a call this long dwarfs the 5 ms switch interval
+
+
+def doubled(keys):
+    """The same batch twice over: a u64 array, or Arrow-style (data, offsets)."""
+    if isinstance(keys, tuple):
+        data, offsets = keys
+        return data + data, np.concatenate([offsets, offsets[1:] + len(data)])
+    return np.concatenate([keys, keys])
+
+
+def runs_without_the_gil(method, keys):
+    """True if, in one of three tries, this thread kept ticking during one
+    call of method(keys) of at least 30 ms (never stalled for half of it).
+    The batch is doubled until one call takes that long: a fast CPU makes
+    the fixture's batch too short to tell a released GIL from a switch
+    interval, and several short calls in a row would hide a held GIL in
+    the gaps between them."""
+    for _ in range(6):
+        _, duration = longest_stall(lambda: method(keys))
+        if duration > LONG_ENOUGH:
+            break
+        keys = doubled(keys)
     for _ in range(3):
-        gap, duration = longest_stall(call)
-        assert duration > 0.03, f"the call took {duration * 1e3:.1f} ms: too short to tell"
+        gap, duration = longest_stall(lambda: method(keys))
+        assert duration > LONG_ENOUGH, f"the call took {duration * 1e3:.1f} ms: too short to tell"
         if gap < duration / 2:
             return True
     return False
@@ -86,14 +106,14 @@ def test_u64_batches_release_the_gil(big_keys, call):
     f = bloomsimd.Filter(BIG, 0.01)
     f.add_many(big_keys[:1000])
     method = getattr(f, call)
-    assert runs_without_the_gil(lambda: method(big_keys)), call
+    assert runs_without_the_gil(method, big_keys), call
 
 
 @pytest.mark.parametrize("call", ["add_many", "contains_many"])
 def test_byte_batches_release_the_gil(big_bytes, call):
     f = bloomsimd.Filter(BIG, 0.01)
     method = getattr(f, call)
-    assert runs_without_the_gil(lambda: method(big_bytes)), call
+    assert runs_without_the_gil(method, big_bytes), call
 
 
 def test_concurrent_inserts_lose_nothing(rng):
