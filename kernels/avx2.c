@@ -991,6 +991,8 @@ static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
 }
 
 BLOOMSIMD_BY_LAYOUT(avx2, split256_simd)
+#include "single_key.h"
+BLOOMSIMD_SINGLE_KEY(avx2, split256_simd)
 BLOOMSIMD_BY_LAYOUT_TOUCH(avx2, split256_simd)
 
 const bloomsimd_kernel bloomsimd_kernel_avx2 = {
@@ -1007,6 +1009,7 @@ const bloomsimd_kernel bloomsimd_kernel_avx2 = {
     .add_new_u64 = avx2_by_layout_add_new_u64,
     .add_one = avx2_by_layout_add_one,
     .contains_one = avx2_by_layout_contains_one,
+    .single = BLOOMSIMD_SINGLE_KEY_ENTRIES(avx2),
     .hash_keys = avx2_hash_keys,
     .union_words = avx2_union_words,
     .intersect_words = avx2_intersect_words,

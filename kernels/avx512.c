@@ -768,6 +768,8 @@ static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
 }
 
 BLOOMSIMD_BY_LAYOUT(avx512, split256_simd)
+#include "single_key.h"
+BLOOMSIMD_SINGLE_KEY(avx512, split256_simd)
 BLOOMSIMD_BY_LAYOUT_TOUCH(avx512, split256_simd)
 
 /* Parquet's XXH64 of a fixed-width view of 4-, 8- or 16-byte keys (xxh64_u64_avx512.h). */
@@ -791,6 +793,7 @@ const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .add_new_u64 = avx512_by_layout_add_new_u64,
     .add_one = avx512_by_layout_add_one,
     .contains_one = avx512_by_layout_contains_one,
+    .single = BLOOMSIMD_SINGLE_KEY_ENTRIES(avx512),
     .touch_u64 = avx512_by_layout_touch_u64,
     .hash_keys = avx512_hash_keys,
     .hash_u64_parquet = avx512_xxh64_u64,

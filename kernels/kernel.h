@@ -80,6 +80,28 @@ static inline uint32_t bloomsimd_layout_block_bytes(uint32_t layout)
     return layout == BLOOMSIMD_LAYOUT_SPLIT256 ? BLOOMSIMD_SPLIT256_BLOCK_BYTES : BLOOMSIMD_BLOCK_BYTES;
 }
 
+/*
+ * One key per call, on one layout. A filter binds one set of these when it is
+ * made (src/single_key.c, from its kernel, layout, hash, kind and access), so
+ * bloomsimd_contains_u64 and friends are a NULL check and one tail jump: no
+ * routing on layout, no layered or read-only test, no second call for the
+ * hash. The hash and the probe are one function, so the loop a service runs
+ * (one call per request) keeps more calls, and so more cache misses, in
+ * flight at once (docs/kernels/single-key.md).
+ */
+typedef struct bloomsimd_single_key {
+    /* key -> XXH3 (bloomsimd_xxh3_u64 with g->hash_bitflip) -> probe; add returns BLOOMSIMD_OK */
+    bloomsimd_status (*add_u64)(const bloomsimd_geometry *g, uint64_t key);
+    bool (*contains_u64)(const bloomsimd_geometry *g, uint64_t key);
+    /* an already-hashed key (byte keys; Parquet's XXH64) */
+    bloomsimd_status (*add_hash)(const bloomsimd_geometry *g, uint64_t hash);
+    bool (*contains_hash)(const bloomsimd_geometry *g, uint64_t hash);
+} bloomsimd_single_key;
+
+/* The slot of `layout` in a kernel's single[] (0 block512, 1 split256). */
+#define BLOOMSIMD_LAYOUT_SLOTS 2u
+static inline unsigned bloomsimd_layout_slot(uint32_t layout) { return layout == BLOOMSIMD_LAYOUT_SPLIT256; }
+
 typedef struct bloomsimd_kernel {
     const char *name;
     uint32_t required_features;  /* all of these BLOOMSIMD_CPU_* bits must be present */
@@ -116,6 +138,9 @@ typedef struct bloomsimd_kernel {
      * int would need a conversion after the call). */
     void (*add_one)(const bloomsimd_geometry *g, uint64_t hash);
     bool (*contains_one)(const bloomsimd_geometry *g, uint64_t hash);
+    /* The same per layout, the hash fused in: [bloomsimd_layout_slot(layout)]
+     * (kernels/single_key.h writes them from add_one/contains_one). */
+    bloomsimd_single_key single[BLOOMSIMD_LAYOUT_SLOTS];
     /* XXH3_64bits_withSeed of keys first .. first+count-1 of a validated key
      * view (include/bloomsimd.h, bloomsimd_keys) into hashes[0 .. count),
      * bit-exact with libxxhash; p holds the seed's constants

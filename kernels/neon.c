@@ -735,6 +735,8 @@ static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
 }
 
 BLOOMSIMD_BY_LAYOUT(neon, split256_simd)
+#include "single_key.h"
+BLOOMSIMD_SINGLE_KEY(neon, split256_simd)
 
 const bloomsimd_kernel bloomsimd_kernel_neon = {
     .name = "neon",
@@ -750,6 +752,7 @@ const bloomsimd_kernel bloomsimd_kernel_neon = {
     .add_new_u64 = neon_by_layout_add_new_u64,
     .add_one = neon_by_layout_add_one,
     .contains_one = neon_by_layout_contains_one,
+    .single = BLOOMSIMD_SINGLE_KEY_ENTRIES(neon),
     .hash_keys = neon_hash_keys,
     .union_words = neon_union_words,
     .intersect_words = neon_intersect_words,

@@ -159,6 +159,8 @@ static void scalar_intersect_words(uint64_t *dst, const uint64_t *src, size_t nw
 
 /* split256 (kernels/layout_split256.h): split256_scalar.h's entries. */
 BLOOMSIMD_BY_LAYOUT(scalar, split256_scalar)
+#include "single_key.h"
+BLOOMSIMD_SINGLE_KEY(scalar, split256_scalar)
 
 const bloomsimd_kernel bloomsimd_kernel_scalar = {
     .name = "scalar",
@@ -174,6 +176,7 @@ const bloomsimd_kernel bloomsimd_kernel_scalar = {
     .add_new_u64 = scalar_by_layout_add_new_u64,
     .add_one = scalar_by_layout_add_one,
     .contains_one = scalar_by_layout_contains_one,
+    .single = BLOOMSIMD_SINGLE_KEY_ENTRIES(scalar),
     .hash_keys = scalar_hash_keys,
     .union_words = scalar_union_words,
     .intersect_words = scalar_intersect_words,

@@ -769,6 +769,8 @@ static void split256_simd_add_one(const bloomsimd_geometry *g, uint64_t hash)
 }
 
 BLOOMSIMD_BY_LAYOUT(sse42, split256_simd)
+#include "single_key.h"
+BLOOMSIMD_SINGLE_KEY(sse42, split256_simd)
 
 const bloomsimd_kernel bloomsimd_kernel_sse42 = {
     .name = "sse42",
@@ -784,6 +786,7 @@ const bloomsimd_kernel bloomsimd_kernel_sse42 = {
     .add_new_u64 = sse42_by_layout_add_new_u64,
     .add_one = sse42_by_layout_add_one,
     .contains_one = sse42_by_layout_contains_one,
+    .single = BLOOMSIMD_SINGLE_KEY_ENTRIES(sse42),
     .hash_keys = sse42_hash_keys,
     .union_words = sse42_union_words,
     .intersect_words = sse42_intersect_words,

@@ -38,6 +38,7 @@ bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, const bloomsimd_geom
     f->geometry.hash_bitflip = bloomsimd_xxh3_bitflip(seed);
     bloomsimd_xxh3_params_init(&f->xxh3, seed);
     f->geometry.concurrent = (flags & BLOOMSIMD_CONCURRENT) != 0;
+    bloomsimd_bind_single_key(f);
     return BLOOMSIMD_OK;
 }
 

@@ -40,7 +40,8 @@ typedef struct bloomsimd_layers bloomsimd_layers; /* layers/layers.h */
  * kernel and flags. Every public entry point tests `layers` first.
  */
 struct bloomsimd_filter {
-    bloomsimd_geometry geometry;
+    bloomsimd_geometry geometry; /* first: single_key.c finds the filter from it */
+    bloomsimd_single_key single; /* what the single-key calls jump to (single_key.c) */
     const bloomsimd_kernel *kernel;
     uint64_t capacity;
     double fpr;
@@ -135,6 +136,13 @@ void bloomsimd_keys_hash_range(const bloomsimd_filter *f, const bloomsimd_keys *
  * the bit array (shape->blocks may be 0: a layered handle). */
 bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *filter, const bloomsimd_geometry_choice *shape,
                                        uint64_t seed, uint32_t flags, const bloomsimd_kernel *kernel);
+
+/* ---- single-key calls (single_key.c) ---- */
+/* Binds f->single from f's kernel, layout, hash, layers and read_only: call
+ * after any of them is set (bloomsimd_filter_init does, for a new filter). */
+void bloomsimd_bind_single_key(bloomsimd_filter *filter);
+/* Sets read_only and rebinds (writes through the single-key calls refused). */
+void bloomsimd_filter_set_read_only(bloomsimd_filter *filter, bool read_only);
 
 /* The shape of an existing filter's geometry, with `blocks` blocks. */
 static inline bloomsimd_geometry_choice bloomsimd_shape_of(const bloomsimd_filter *f, uint64_t blocks, uint32_t k)

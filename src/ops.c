@@ -59,43 +59,35 @@ void bloomsimd_hash_batch_u64(const bloomsimd_filter *f, const uint64_t *keys, s
         f->kernel->hash_u64(f->geometry.hash_bitflip, keys, n, hashes);
 }
 
+/* One key: a NULL check and a tail jump into the set bound to f
+ * (single_key.c), which hashes and probes in one function. */
 bloomsimd_status bloomsimd_add_u64(bloomsimd_filter *f, uint64_t key)
 {
-    bloomsimd_status st = bloomsimd_check_writable(f);
-    if (st != BLOOMSIMD_OK) return st;
-    uint64_t hash = bloomsimd_key_hash_u64(f, key);
-    if (f->layers) return insert_layered(f, &hash, 1);
-    f->kernel->add_one(&f->geometry, hash);
-    return BLOOMSIMD_OK;
+    if (!f) return bloomsimd_check_writable(f);
+    return f->single.add_u64(&f->geometry, key);
 }
 
-/* One key: the hash is a few scalar multiplies, inlined here; the probe is
- * the kernel's vector probe for one block, one indirect call away. */
 bool bloomsimd_contains_u64(const bloomsimd_filter *f, uint64_t key)
 {
     if (!f) return false;
-    uint64_t hash = bloomsimd_key_hash_u64(f, key);
-    if (f->layers) return bloomsimd_layered_contains_one(f, hash);
-    return f->kernel->contains_one(&f->geometry, hash);
+    return f->single.contains_u64(&f->geometry, key);
 }
 
 bloomsimd_status bloomsimd_add(bloomsimd_filter *f, const void *key, size_t len)
 {
-    bloomsimd_status st = bloomsimd_check_writable(f);
-    if (st != BLOOMSIMD_OK) return st;
-    if (!key && len) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "key is NULL with length %zu", len);
-    uint64_t hash = bloomsimd_hash(f, key, len);
-    if (f->layers) return insert_layered(f, &hash, 1);
-    f->kernel->add_one(&f->geometry, hash);
-    return BLOOMSIMD_OK;
+    if (!f) return bloomsimd_check_writable(f);
+    if (!key && len) {
+        bloomsimd_status st = bloomsimd_check_writable(f);
+        if (st != BLOOMSIMD_OK) return st;
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "key is NULL with length %zu", len);
+    }
+    return f->single.add_hash(&f->geometry, bloomsimd_hash(f, key, len));
 }
 
 bool bloomsimd_contains(const bloomsimd_filter *f, const void *key, size_t len)
 {
     if (!f || (!key && len)) return false;
-    uint64_t hash = bloomsimd_hash(f, key, len);
-    if (f->layers) return bloomsimd_layered_contains_one(f, hash);
-    return f->kernel->contains_one(&f->geometry, hash);
+    return f->single.contains_hash(&f->geometry, bloomsimd_hash(f, key, len));
 }
 
 bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *keys, size_t n)

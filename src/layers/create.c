@@ -39,6 +39,7 @@ bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, const bloomsimd_g
     f->layers = ls;
     memset(f->layers, 0, sizeof *f->layers);
     f->layers->kind = kind;
+    bloomsimd_bind_single_key(f);
     if (pthread_mutex_init(&f->layers->lock, NULL) != 0) {
         free(ls);
         free(f);

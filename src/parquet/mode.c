@@ -180,7 +180,7 @@ bloomsimd_status bloomsimd_parquet_view(bloomsimd_filter **out, const void *buf,
     bloomsimd_filter_init(f, &shape, 0, BLOOMSIMD_PARQUET, kernel);
     f->storage = BLOOMSIMD_STORAGE_BORROWED; /* the caller's memory: nothing to release */
     f->geometry.words = (uint32_t *)(uintptr_t)bits;
-    f->read_only = true;
+    bloomsimd_filter_set_read_only(f, true);
     if (consumed) *consumed = (size_t)h.header_bytes + h.bitset_bytes;
     *out = f;
     return BLOOMSIMD_OK;

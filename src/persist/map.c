@@ -98,8 +98,8 @@ bloomsimd_status bloomsimd_map_with(bloomsimd_filter **out, const char *path, co
     f->storage = BLOOMSIMD_STORAGE_FILE_MAP;
     f->mapping = map;
     f->mapping_bytes = bytes;
-    f->read_only = !writable;
-    for (uint32_t i = 0; f->layers && i < h.layers; i++) f->layers->layer[i]->read_only = !writable;
+    bloomsimd_filter_set_read_only(f, !writable);
+    for (uint32_t i = 0; f->layers && i < h.layers; i++) bloomsimd_filter_set_read_only(f->layers->layer[i], !writable);
     f->fd = fd; /* keeps the writer's lock until bloomsimd_destroy */
     *out = f;
     return BLOOMSIMD_OK;

@@ -1,0 +1,92 @@
+/*
+ * single_key.c — which single-key functions a filter's calls jump to.
+ *
+ * bloomsimd_contains_u64(f, key) is `f->single.contains_u64(&f->geometry,
+ * key)` after a NULL check (ops.c). The set is bound here whenever what it
+ * depends on is set: the kernel and layout (bloomsimd_filter_init), the
+ * layers of a scalable filter or a window (layers/create.c), and read-only
+ * access (persist/map.c, parquet/mode.c; bloomsimd_filter_set_read_only).
+ * A plain writable XXH3 filter gets its kernel's fused hash-and-probe
+ * (kernels/single_key.h); the other cases get the functions below, which find
+ * their filter from the geometry (the filter's first member).
+ */
+#include <stddef.h>
+
+#include "internal.h"
+#include "layers/layers.h"
+
+_Static_assert(offsetof(bloomsimd_filter, geometry) == 0, "single-key functions find the filter from its geometry");
+
+static bloomsimd_filter *filter_of(const bloomsimd_geometry *g)
+{
+    /* the write entries are only ever bound to filters the caller may write */
+    return (bloomsimd_filter *)(uintptr_t)g;
+}
+
+static const bloomsimd_single_key *kernel_entries(const bloomsimd_filter *f)
+{
+    return &f->kernel->single[bloomsimd_layout_slot(f->geometry.layout)];
+}
+
+/* ---- read-only filters (a read-only mapping, a Parquet view): writes refused ---- */
+static bloomsimd_status refuse_write(const bloomsimd_geometry *g, uint64_t key_or_hash)
+{
+    (void)key_or_hash;
+    return bloomsimd_check_writable(filter_of(g));
+}
+
+/* ---- Parquet filters: XXH64 of the key, then the kernel's probe ---- */
+static bloomsimd_status parquet_add_u64(const bloomsimd_geometry *g, uint64_t key)
+{
+    return kernel_entries(filter_of(g))->add_hash(g, bloomsimd_xxh64_u64(key));
+}
+
+static bool parquet_contains_u64(const bloomsimd_geometry *g, uint64_t key)
+{
+    return kernel_entries(filter_of(g))->contains_hash(g, bloomsimd_xxh64_u64(key));
+}
+
+/* ---- scalable filters and windows: the layers' own paths ---- */
+static bloomsimd_status layered_add_hash(const bloomsimd_geometry *g, uint64_t hash)
+{
+    size_t counted;
+    return bloomsimd_layered_insert(filter_of(g), &hash, false, 1, NULL, &counted, false);
+}
+
+static bool layered_contains_hash(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return bloomsimd_layered_contains_one(filter_of(g), hash);
+}
+
+static bloomsimd_status layered_add_u64(const bloomsimd_geometry *g, uint64_t key)
+{
+    return layered_add_hash(g, bloomsimd_key_hash_u64(filter_of(g), key));
+}
+
+static bool layered_contains_u64(const bloomsimd_geometry *g, uint64_t key)
+{
+    return layered_contains_hash(g, bloomsimd_key_hash_u64(filter_of(g), key));
+}
+
+void bloomsimd_bind_single_key(bloomsimd_filter *f)
+{
+    bloomsimd_single_key s = *kernel_entries(f);
+    if (bloomsimd_is_parquet(f)) {
+        s.add_u64 = parquet_add_u64;
+        s.contains_u64 = parquet_contains_u64;
+    }
+    if (f->layers) {
+        s = (bloomsimd_single_key){.add_u64 = layered_add_u64,
+                                   .contains_u64 = layered_contains_u64,
+                                   .add_hash = layered_add_hash,
+                                   .contains_hash = layered_contains_hash};
+    }
+    if (f->read_only) s.add_u64 = s.add_hash = refuse_write;
+    f->single = s;
+}
+
+void bloomsimd_filter_set_read_only(bloomsimd_filter *f, bool read_only)
+{
+    f->read_only = read_only;
+    bloomsimd_bind_single_key(f);
+}
