@@ -1,8 +1,9 @@
 /*
  * growing.c — a scalable filter: created for 10^4 keys, fed 10^7, it adds
  * layers (growth 2, each with a tighter FPR) and keeps its false-positive
- * rate below the target throughout. Prints the layers, memory and the
- * measured FPR at each power of ten.
+ * rate below the target throughout. Prints the layers, memory and the FPR
+ * measured over 2^20 absent keys each time a layer has filled (just before
+ * the next grow) and at the end.
  *
  *   build/bloomsimd-example-growing [final keys] [fpr] [tightening]
  */
@@ -26,7 +27,7 @@ int main(int argc, char **argv)
 {
     uint64_t total = 10000000;
     double fpr = 0.01;
-    double tightening = 0.0; /* 0: the default, 0.5 */
+    double tightening = 0.0; /* 0: the default, the budget schedule */
     const char *usage = "bloomsimd-example-growing [keys, e.g. 1e7] [fpr, e.g. 1%] [tightening, 0 or in (0, 1)]";
     if (argc > 4) return example_refuse("growing", "arguments", argv[4], "at most 3", usage);
     if (argc > 1 && !example_count(argv[1], 1, 10000000000u, &total))
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
     if (argc > 2 && !example_rate(argv[2], 1e-10, 1.0, &fpr))
         return example_refuse("growing", "fpr", argv[2], "1e-10 <= fpr < 1 (0.01, 1e-2 or 1%)", usage);
     if (argc > 3 && !example_rate(argv[3], 0.0, 1.0, &tightening))
-        return example_refuse("growing", "tightening", argv[3], "0 (the default, 0.5) or 0 < r < 1", usage);
+        return example_refuse("growing", "tightening", argv[3], "0 (the default, the budget schedule) or 0 < r < 1", usage);
     bloomsimd_options o = {.capacity = 10000, .fpr = fpr, .growth = 2, .tightening = tightening};
     bloomsimd_filter *f;
     bloomsimd_status st = bloomsimd_create_with(&f, &o);
@@ -45,7 +46,9 @@ int main(int argc, char **argv)
     uint64_t *keys = malloc(BATCH * sizeof *keys);
     if (!keys) return 1;
     printf("%12s %7s %10s %9s %9s %9s\n", "keys", "layers", "MiB", "bits/key", "FPR", "model");
-    uint64_t inserted = 0, report = 10000;
+    /* every layer full: 10^4 (2^L - 1) keys (a few more new keys are needed
+     * in fact: add_new does not count a key a false positive hid) */
+    uint64_t inserted = 0, report = 10000, layer = 10000;
     while (inserted < total) {
         size_t n = total - inserted < BATCH ? (size_t)(total - inserted) : BATCH;
         if (inserted + n > report) n = (size_t)(report - inserted);
@@ -68,7 +71,8 @@ int main(int argc, char **argv)
             printf("%12" PRIu64 " %7u %10.2f %9.2f %8.4f%% %8.4f%%\n", inserted, info.layers,
                    (double)info.memory_bytes / (1 << 20), (double)info.bits / (double)inserted,
                    100.0 * (double)false_pos / (double)asked, 100.0 * bloomsimd_predicted_fpr(f, info.items));
-            report *= 10;
+            layer *= 2;
+            report += layer;
         }
     }
     free(keys);

@@ -190,10 +190,20 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *               key. Requires capacity; bits must be 0 (each layer is sized
  *               from its capacity and FPR); an explicit k applies to every
  *               layer.
- *   tightening  r: layer i is sized for FPR fpr * (1 - r) * r^i, so the FPR of
- *               the whole chain stays <= fpr however many layers it grows
- *               (union bound). 0 means 0.5; otherwise in (0, 1), and only
- *               with growth (INVALID_ARGUMENT without).
+ *   tightening  how the chain's FPR budget is split between its layers; the
+ *               sum of the layers' FPRs stays <= fpr however many layers it
+ *               grows (union bound), so the whole chain's FPR does too.
+ *               0 (the default): the budget schedule of docs/SCALABLE.md.
+ *               Layer 0 gets fpr / 3 (a filter that never grows costs at
+ *               most ~10% more bits than with r = 0.5), the later layers
+ *               what a Pareto-tailed curve over the keys gives them: grown
+ *               a thousandfold with growth 2, about 1.85x the bits of a
+ *               filter pre-sized for the final count (r = 0.5: 2.85x), and
+ *               thousands of layers at growth 1.
+ *               r in (0, 1): the geometric schedule, layer i sized for FPR
+ *               fpr * (1 - r) * r^i (RedisBloom's with r = 0.5, the default
+ *               before the budget schedule). Only with growth
+ *               (INVALID_ARGUMENT without).
  *   generations sliding window (docs/WINDOWS.md). 0 or 1 = not a window;
  *               2..BLOOMSIMD_MAX_GENERATIONS generations, each sized for
  *               `capacity` keys at `fpr` (or `bits`), so the window's FPR is
@@ -220,7 +230,11 @@ typedef struct bloomsimd_options {
     uint32_t layout;
 } bloomsimd_options;
 
-#define BLOOMSIMD_DEFAULT_TIGHTENING 0.5 /* used when options.tightening is 0 */
+/* RedisBloom's geometric ratio, the default before the budget schedule: pass
+ * it as options.tightening to size layers as RedisBloom does. */
+#define BLOOMSIMD_DEFAULT_TIGHTENING 0.5
+/* The budget schedule's (options.tightening 0) share of fpr for layer 0. */
+#define BLOOMSIMD_FIRST_LAYER_SHARE (1.0 / 3.0)
 #define BLOOMSIMD_MAX_LAYERS 64u         /* layers of a scalable filter */
 #define BLOOMSIMD_MAX_GENERATIONS 64u    /* generations of a window */
 
@@ -247,7 +261,8 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_create(bloomsimd_filter **out, uint64_t
  *                                   other than 0 and 8;
  *                                   growth with bits or without
  *                                   capacity, tightening NaN or outside [0, 1)
- *                                   or without growth, fpr * (1 - tightening)
+ *                                   or without growth, the first layer's FPR
+ *                                   (fpr / 3, or fpr * (1 - tightening))
  *                                   below BLOOMSIMD_MIN_FPR, generations above
  *                                   BLOOMSIMD_MAX_GENERATIONS, growth together
  *                                   with generations;
@@ -563,7 +578,7 @@ typedef struct bloomsimd_info {
     const char *kernel;    /* name of the kernel this filter runs */
     uint32_t flags;
     uint32_t growth;       /* options.growth (0 = fixed size) */
-    double tightening;     /* as used (0.5 by default) for scalable filters, else 0 */
+    double tightening;     /* scalable filters: r of the geometric schedule, 0 for the budget schedule (the default) */
     uint32_t layers;       /* 1 for plain filters; layers of a scalable filter; generations of a window */
     uint64_t items;        /* keys counted new by add_new* (plus every key of add* on scalable and window
                               filters); a window: summed over its live generations, so a key refreshed

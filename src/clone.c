@@ -57,6 +57,8 @@ static bloomsimd_status clone_layered(const bloomsimd_filter *src, bloomsimd_fil
     bloomsimd_layers *ls = f->layers;
     ls->growth = from->growth;
     ls->tightening = from->tightening;
+    ls->schedule = from->schedule;
+    ls->through = from->through; /* as of count: both change only under the lock held here */
     ls->k_option = from->k_option;
     ls->phase = __atomic_load_n(&from->phase, __ATOMIC_ACQUIRE); /* even: rotates wait for the lock */
     uint32_t count = bloomsimd_layer_count(from);

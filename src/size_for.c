@@ -26,14 +26,15 @@ bloomsimd_status bloomsimd_size_for(const bloomsimd_options *o, bloomsimd_sizing
 
     bool layered = o->growth != 0 || o->tightening != 0.0 || o->generations > 1;
     bloomsimd_geometry_choice choice;
-    double target, fpr = 0.0, r = 0.0;
+    double target, fpr = 0.0;
+    bloomsimd_chain_plan plan;
     uint32_t layers = 1;
     bloomsimd_status st;
     if (!layered) {
         st = bloomsimd_choose_geometry(o, &choice, &target);
         fpr = target;
     } else {
-        st = bloomsimd_layered_validate(o, &fpr, &r);
+        st = bloomsimd_layered_validate(o, &fpr, &plan);
         if (st != BLOOMSIMD_OK) return st;
         bloomsimd_options lo;
         if (o->growth == 0) { /* a window: G generations of one geometry */
@@ -42,7 +43,7 @@ bloomsimd_status bloomsimd_size_for(const bloomsimd_options *o, bloomsimd_sizing
             layers = o->generations;
         } else { /* scalable: create allocates layer 0 only */
             lo = (bloomsimd_options){.capacity = o->capacity,
-                                     .fpr = fpr * (1.0 - r),
+                                     .fpr = bloomsimd_chain_first(&plan).fpr,
                                      .k = o->k,
                                      .flags = o->flags,
                                      .kernel = o->kernel,

@@ -1,6 +1,7 @@
 /*
- * test_persist_layered.c — scalable filters and windows in the version-2
- * format (docs/FORMAT.md, "Layered files"), on this run's kernel:
+ * test_persist_layered.c — scalable filters and windows in the file format
+ * (docs/FORMAT.md, "Layered files"; version 2, and version 3 for the budget
+ * schedule), on this run's kernel:
  *
  *   - serialize/deserialize, save/load and map (read-only and writable, with
  *     sync) give back the same filter: answers, info, counters, rotations and
@@ -16,7 +17,12 @@
  *     padding between layers;
  *   - mapped filters: read-only refuses inserts and rotate; a writable
  *     window rotates in place and syncs; a writable scalable filter refuses
- *     to grow (READ_ONLY) and stays usable.
+ *     to grow (READ_ONLY) and stays usable;
+ *   - files the library wrote before the budget schedule (tests/fixtures,
+ *     version 2, geometric) load with their schedule, answer and grow as
+ *     then (r = 0.5 and 0.25), and save back byte for byte; the budget
+ *     schedule is written as version 3 (schedule 1 at offset 88, layers on
+ *     64-byte boundaries), a geometric chain as version 2.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -60,6 +66,18 @@ static bloomsimd_filter *scalable_sample_k(uint32_t flags, uint32_t k)
 }
 
 static bloomsimd_filter *scalable_sample(uint32_t flags) { return scalable_sample_k(flags, 0); }
+
+/* The budget schedule (the default): 4 layers, a version-3 file. */
+static bloomsimd_filter *budget_sample(uint32_t flags)
+{
+    bloomsimd_options o = {.capacity = 200, .fpr = 0.01, .growth = 2, .seed = 41, .flags = flags};
+    bloomsimd_filter *f = make(&o);
+    uint64_t *keys = test_keys(2500, 41);
+    cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys, 2500, NULL, NULL), BLOOMSIMD_OK);
+    cr_assert_eq(info_of(f).layers, 4);
+    free(keys);
+    return f;
+}
 
 static bloomsimd_filter *window_sample(uint32_t flags)
 {
@@ -135,10 +153,10 @@ static char *temp_dir(void)
 
 Test(persist_layered, every_path_gives_back_the_same_filter)
 {
-    for (int kind = 0; kind < 2; kind++)
+    for (int kind = 0; kind < 3; kind++)
         for (int concurrent = 0; concurrent < 2; concurrent++) {
             uint32_t flags = concurrent ? BLOOMSIMD_CONCURRENT : 0;
-            bloomsimd_filter *f = kind ? window_sample(flags) : scalable_sample(flags);
+            bloomsimd_filter *f = kind == 1 ? window_sample(flags) : kind == 2 ? budget_sample(flags) : scalable_sample(flags);
             size_t len;
             uint8_t *buf = serialize(f, &len);
             bloomsimd_filter *g = NULL;
@@ -163,7 +181,7 @@ Test(persist_layered, every_path_gives_back_the_same_filter)
             assert_same_filter(f, m, "map");
             cr_assert_eq(bloomsimd_add_u64(m, 1), BLOOMSIMD_ERR_READ_ONLY);
             cr_assert_eq(bloomsimd_add_new_u64(m, 1, NULL), BLOOMSIMD_ERR_READ_ONLY);
-            cr_assert_eq(bloomsimd_rotate(m), kind ? BLOOMSIMD_ERR_READ_ONLY : BLOOMSIMD_ERR_INVALID_ARGUMENT);
+            cr_assert_eq(bloomsimd_rotate(m), kind == 1 ? BLOOMSIMD_ERR_READ_ONLY : BLOOMSIMD_ERR_INVALID_ARGUMENT);
             bloomsimd_clear(m); /* a no-op on a read-only mapping */
             assert_same_filter(f, m, "map after clear");
             cr_assert_eq(bloomsimd_sync(m), BLOOMSIMD_OK);
@@ -182,23 +200,29 @@ Test(persist_layered, every_path_gives_back_the_same_filter)
 /* A loaded filter carries on as the original would. */
 Test(persist_layered, a_loaded_filter_grows_and_rotates_on_identically)
 {
-    bloomsimd_filter *f = scalable_sample(0);
+    bloomsimd_filter *f;
     size_t len;
-    uint8_t *buf = serialize(f, &len);
+    uint8_t *buf;
     bloomsimd_filter *g;
-    cr_assert_eq(bloomsimd_deserialize(&g, buf, len), BLOOMSIMD_OK);
     uint64_t *more = test_keys(9000, 44);
     uint8_t *a = malloc(9000), *b = malloc(9000);
     size_t na, nb;
-    cr_assert_eq(bloomsimd_add_new_batch_u64(f, more, 9000, a, &na), BLOOMSIMD_OK);
-    cr_assert_eq(bloomsimd_add_new_batch_u64(g, more, 9000, b, &nb), BLOOMSIMD_OK);
-    cr_assert_eq(na, nb);
-    cr_assert(memcmp(a, b, 9000) == 0);
-    cr_assert(info_of(g).layers >= 6);
-    assert_same_filter(f, g, "grown after load");
-    free(buf);
-    bloomsimd_destroy(f);
-    bloomsimd_destroy(g);
+    for (int budget = 0; budget < 2; budget++) {
+        f = budget ? budget_sample(0) : scalable_sample(0);
+        buf = serialize(f, &len);
+        cr_assert_eq(bloomsimd_deserialize(&g, buf, len), BLOOMSIMD_OK);
+        cr_assert_eq(g->layers->schedule, f->layers->schedule);
+        cr_assert_eq(g->layers->through, f->layers->through);
+        cr_assert_eq(bloomsimd_add_new_batch_u64(f, more, 9000, a, &na), BLOOMSIMD_OK);
+        cr_assert_eq(bloomsimd_add_new_batch_u64(g, more, 9000, b, &nb), BLOOMSIMD_OK);
+        cr_assert_eq(na, nb);
+        cr_assert(memcmp(a, b, 9000) == 0);
+        cr_assert(info_of(g).layers >= 6);
+        assert_same_filter(f, g, "grown after load");
+        free(buf);
+        bloomsimd_destroy(f);
+        bloomsimd_destroy(g);
+    }
 
     f = window_sample(0);
     buf = serialize(f, &len);
@@ -350,6 +374,13 @@ static void tightening_other(uint8_t *b) { put_double(b + BLOOMSIMD_HDR_TIGHTENI
 static void rotations_huge(uint8_t *b) { bloomsimd_le64_put(b + BLOOMSIMD_HDR_ROTATIONS, UINT64_C(1) << 62); }
 static void rotations_one(uint8_t *b) { bloomsimd_le64_put(b + BLOOMSIMD_HDR_ROTATIONS, 1); }
 static void items_nonzero(uint8_t *b) { bloomsimd_le64_put(b + BLOOMSIMD_HDR_ITEMS, 1); }
+static void schedule_zero(uint8_t *b) { bloomsimd_le32_put(b + BLOOMSIMD_HDR_SCHEDULE, 0); }
+static void schedule_one(uint8_t *b) { bloomsimd_le32_put(b + BLOOMSIMD_HDR_SCHEDULE, 1); }
+static void schedule_two(uint8_t *b) { bloomsimd_le32_put(b + BLOOMSIMD_HDR_SCHEDULE, 2); }
+static void schedule_reserved(uint8_t *b) { b[BLOOMSIMD_HDR_SCHEDULE_RESERVED + 2] = 1; }
+static void version_two(uint8_t *b) { bloomsimd_le32_put(b + BLOOMSIMD_HDR_VERSION, 2); }
+static void version_three(uint8_t *b) { bloomsimd_le32_put(b + BLOOMSIMD_HDR_VERSION, 3); }
+static void version_four(uint8_t *b) { bloomsimd_le32_put(b + BLOOMSIMD_HDR_VERSION, 4); }
 static void k_option_17(uint8_t *b) { bloomsimd_le32_put(b + BLOOMSIMD_HDR_K, 17); }
 static void k_other(uint8_t *b) { bloomsimd_le32_put(b + BLOOMSIMD_HDR_K, bloomsimd_le32_get(entry(b, 0) + BLOOMSIMD_ENT_K) % 16 + 1); }
 static void capacity_other(uint8_t *b) { bloomsimd_le64_put(b + BLOOMSIMD_HDR_CAPACITY, bloomsimd_le64_get(b + BLOOMSIMD_HDR_CAPACITY) + 1); }
@@ -380,7 +411,7 @@ static void e_last_checksum(uint8_t *b) { entry(b, bloomsimd_le32_get(b + BLOOMS
 
 typedef struct edit {
     edit_fn fn;
-    bloomsimd_status scalable, window; /* what each kind must give */
+    bloomsimd_status scalable, window, budget; /* what each kind must give (budget: the version-3 sample) */
     const char *what;
 } edit;
 
@@ -388,49 +419,57 @@ typedef struct edit {
 #define V BLOOMSIMD_ERR_VERSION
 #define OK BLOOMSIMD_OK
 static const edit edits[] = {
-    {kind_unknown, V, V, "filter kind 3"},
-    {kind_plain, C, C, "kind plain with a layer count"},
-    {kind_swapped, C, C, "scalable <-> window"},
-    {layers_zero, C, C, "layer count 0"},
-    {layers_65, C, C, "layer count 65"},
-    {layers_minus_one, C, C, "layer count - 1"},
-    {layers_plus_one, C, C, "layer count + 1"},
-    {layers_huge, C, C, "layer count 2^32-1"},
-    {growth_zero, C, OK, "growth 0 (window: it is 0)"},
-    {growth_three, C, C, "growth changed / set on a window"},
-    {tightening_zero, C, OK, "tightening 0 (window: it is 0)"},
-    {tightening_one, C, C, "tightening 1"},
-    {tightening_nan, C, C, "tightening NaN"},
-    {tightening_other, C, C, "tightening changed / set on a window"},
-    {rotations_huge, C, C, "rotations 2^62"},
-    {rotations_one, C, OK, "rotations on a scalable filter (window: any count)"},
-    {items_nonzero, C, C, "items at 88 on a layered file"},
-    {k_option_17, C, C, "k option 17"},
-    {k_other, C, C, "k option / window k disagrees with the layers"},
-    {capacity_other, C, C, "capacity disagrees with the layers"},
-    {capacity_zero, C, C, "capacity 0"},
-    {fpr_other, C, C, "target fpr disagrees with the layers"},
-    {fpr_zero, C, C, "target fpr 0"},
-    {total_blocks, C, C, "block_count is not the layers' sum"},
-    {payload_bytes, C, C, "payload_bytes is not the layers' sum"},
-    {offset_8192, C, C, "payload offset 8192 for few layers"},
-    {directory_padding, C, C, "padding after the directory"},
-    {e_blocks_zero, C, C, "layer blocks 0"},
-    {e_blocks_huge, C, C, "layer blocks 2^32+1"},
-    {e_blocks_other, C, C, "layer blocks changed"},
-    {e_k_zero, C, C, "layer k 0"},
-    {e_k_17, C, C, "layer k 17"},
-    {e_k_other, C, C, "layer k changed"},
-    {e_reserved_a, C, C, "entry reserved word"},
-    {e_reserved_b, C, C, "entry reserved quad"},
-    {e_capacity, C, C, "layer capacity off the chain"},
-    {e_fpr_other, C, C, "layer fpr off the chain by one ulp"},
-    {e_fpr_nan, C, C, "layer fpr NaN"},
-    {e_fpr_one, C, C, "layer fpr 1"},
-    {e_items_over, C, OK, "layer items above capacity (window: allowed)"},
-    {e_started, C, OK, "start time on a scalable layer (window: any time)"},
-    {e_checksum, C, C, "layer 1 payload checksum"},
-    {e_last_checksum, C, C, "last layer payload checksum"},
+    {kind_unknown, V, V, V, "filter kind 3"},
+    {kind_plain, C, C, V, "kind plain with a layer count (version 3: scalable only)"},
+    {kind_swapped, C, C, V, "scalable <-> window (version 3: scalable only)"},
+    {layers_zero, C, C, C, "layer count 0"},
+    {layers_65, C, C, C, "layer count 65"},
+    {layers_minus_one, C, C, C, "layer count - 1"},
+    {layers_plus_one, C, C, C, "layer count + 1"},
+    {layers_huge, C, C, C, "layer count 2^32-1"},
+    {growth_zero, C, OK, C, "growth 0 (window: it is 0)"},
+    {growth_three, C, C, C, "growth changed / set on a window"},
+    {tightening_zero, C, OK, OK, "tightening 0 (window: it is 0)"},
+    {tightening_one, C, C, C, "tightening 1"},
+    {tightening_nan, C, C, C, "tightening NaN"},
+    {tightening_other, C, C, C, "tightening changed / set on a window"},
+    {rotations_huge, C, C, C, "rotations 2^62"},
+    {rotations_one, C, OK, C, "rotations on a scalable filter (window: any count)"},
+    {items_nonzero, C, C, OK, "items at 88 on a layered file"},
+    {k_option_17, C, C, C, "k option 17"},
+    {k_other, C, C, C, "k option / window k disagrees with the layers"},
+    {capacity_other, C, C, C, "capacity disagrees with the layers"},
+    {capacity_zero, C, C, C, "capacity 0"},
+    {fpr_other, C, C, C, "target fpr disagrees with the layers"},
+    {fpr_zero, C, C, C, "target fpr 0"},
+    {total_blocks, C, C, C, "block_count is not the layers' sum"},
+    {payload_bytes, C, C, C, "payload_bytes is not the layers' sum"},
+    {offset_8192, C, C, C, "payload offset 8192 for few layers"},
+    {directory_padding, C, C, C, "padding after the directory"},
+    {e_blocks_zero, C, C, C, "layer blocks 0"},
+    {e_blocks_huge, C, C, C, "layer blocks 2^32+1"},
+    {e_blocks_other, C, C, C, "layer blocks changed"},
+    {e_k_zero, C, C, C, "layer k 0"},
+    {e_k_17, C, C, C, "layer k 17"},
+    {e_k_other, C, C, C, "layer k changed"},
+    {e_reserved_a, C, C, C, "entry reserved word"},
+    {e_reserved_b, C, C, C, "entry reserved quad"},
+    {e_capacity, C, C, C, "layer capacity off the chain"},
+    {e_fpr_other, C, C, C, "layer fpr off the chain by one ulp"},
+    {e_fpr_nan, C, C, C, "layer fpr NaN"},
+    {e_fpr_one, C, C, C, "layer fpr 1"},
+    {e_items_over, C, OK, C, "layer items above capacity (window: allowed)"},
+    {e_started, C, OK, C, "start time on a scalable layer (window: any time)"},
+    {e_checksum, C, C, C, "layer 1 payload checksum"},
+    {e_last_checksum, C, C, C, "last layer payload checksum"},
+    /* version 3 (the budget sample); at 88 the version-2 files hold items */
+    {schedule_zero, OK, OK, C, "schedule 0 (geometric) with tightening 0 / items 0"},
+    {schedule_one, C, C, OK, "schedule 1 / items 1"},
+    {schedule_two, C, C, V, "schedule 2 / items 2"},
+    {schedule_reserved, C, C, C, "bytes 92..95 / items' high half"},
+    {version_two, OK, OK, C, "version 2 (the budget sample: its schedule read as items)"},
+    {version_three, C, V, OK, "version 3 (scalable: layers not on 64-byte boundaries; window: not in version 3)"},
+    {version_four, V, V, V, "version 4"},
 };
 #undef C
 #undef V
@@ -440,9 +479,9 @@ static const edit edits[] = {
  * option 0), one with k fixed to 6, and a window. */
 Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
 {
-    bloomsimd_filter *samples[3] = {scalable_sample(0), scalable_sample_k(0, 6), window_sample(0)};
-    static const char *names[3] = {"scalable", "scalable k=6", "window"};
-    for (int kind = 0; kind < 3; kind++) {
+    bloomsimd_filter *samples[4] = {scalable_sample(0), scalable_sample_k(0, 6), window_sample(0), budget_sample(0)};
+    static const char *names[4] = {"scalable", "scalable k=6", "window", "budget"};
+    for (int kind = 0; kind < 4; kind++) {
         size_t len;
         uint8_t *buf = serialize(samples[kind], &len);
         uint8_t *m = malloc(len);
@@ -453,13 +492,13 @@ Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
             reseal(m);
             char what[160];
             snprintf(what, sizeof what, "%s: %s", names[kind], edits[i].what);
-            bloomsimd_status want = kind == 2 ? edits[i].window : edits[i].scalable;
+            bloomsimd_status want = kind == 2 ? edits[i].window : kind == 3 ? edits[i].budget : edits[i].scalable;
             /* With k chosen per layer nothing in the file says which k a
              * layer must have (sizing is not recomputed on load: its
              * floating point may differ in the last bit between hosts), so a
              * changed k that still passes the checksums is accepted, as a
              * plain file's is; with a fixed k, the header says. */
-            if (kind == 0 && edits[i].fn == e_k_other) want = BLOOMSIMD_OK;
+            if ((kind == 0 || kind == 3) && edits[i].fn == e_k_other) want = BLOOMSIMD_OK;
             expect_all_paths(m, len, want, what);
         }
         /* the directory checksum itself, and the header checksum after it */
@@ -479,7 +518,7 @@ Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
             m[h.layer[l].offset + 5] ^= 0x10;
             expect_all_paths(m, len, BLOOMSIMD_ERR_CORRUPT, "payload bit");
             uint64_t end = l + 1 < h.layers ? h.layer[l + 1].offset : len;
-            if (end > h.layer[l].offset + h.layer[l].blocks * 64) {
+            if (end > h.layer[l].offset + h.layer[l].blocks * 64) { /* version 3: multiples of 64, never padded */
                 memcpy(m, buf, len);
                 m[end - 1] = 1;
                 expect_all_paths(m, len, BLOOMSIMD_ERR_CORRUPT, "padding after a layer");
@@ -488,13 +527,14 @@ Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
         free(m);
         free(buf);
     }
-    for (int i = 0; i < 3; i++) bloomsimd_destroy(samples[i]);
+    for (int i = 0; i < 4; i++) bloomsimd_destroy(samples[i]);
 }
 
 Test(persist_layered, every_truncation_and_header_bit_flip_is_rejected)
 {
-    bloomsimd_filter *samples[2] = {scalable_sample(0), window_sample(0)};
-    for (int kind = 0; kind < 2; kind++) {
+    bloomsimd_filter *samples[3] = {scalable_sample(0), window_sample(0), budget_sample(0)};
+    static const char *names[3] = {"scalable", "window", "budget"};
+    for (int kind = 0; kind < 3; kind++) {
         size_t len;
         uint8_t *buf = serialize(samples[kind], &len);
         for (size_t cut = 0; cut < len; cut += (cut < 4096 + 256 ? 1 : 61)) {
@@ -512,16 +552,18 @@ Test(persist_layered, every_truncation_and_header_bit_flip_is_rejected)
                 buf[byte] ^= (uint8_t)(1u << bit);
                 bloomsimd_filter *f = NULL;
                 bloomsimd_status st = bloomsimd_deserialize(&f, buf, len);
-                bloomsimd_status want = (byte >= 8 && byte < 12) ? BLOOMSIMD_ERR_VERSION : BLOOMSIMD_ERR_CORRUPT;
-                cr_assert_eq(st, want, "%s: bit %u of byte %u: %s", kind ? "window" : "scalable", bit, byte,
-                             bloomsimd_status_string(st));
+                /* a version this library reads (2, or 3 for a scalable filter) reaches the header checksum */
+                uint32_t version = bloomsimd_le32_get(buf + BLOOMSIMD_HDR_VERSION);
+                bool scalable = bloomsimd_le32_get(buf + BLOOMSIMD_HDR_KIND) == 1;
+                bool readable = version == 2 || (version == 3 && scalable);
+                bloomsimd_status want = !readable ? BLOOMSIMD_ERR_VERSION : BLOOMSIMD_ERR_CORRUPT;
+                cr_assert_eq(st, want, "%s: bit %u of byte %u: %s", names[kind], bit, byte, bloomsimd_status_string(st));
                 test_expect_stream_status(buf, len, want, false, "header bit flip");
                 buf[byte] ^= (uint8_t)(1u << bit);
             }
         free(buf);
     }
-    bloomsimd_destroy(samples[0]);
-    bloomsimd_destroy(samples[1]);
+    for (int i = 0; i < 3; i++) bloomsimd_destroy(samples[i]);
 }
 
 Test(persist_layered, writable_mappings_rotate_in_place_and_refuse_to_grow)
@@ -587,4 +629,112 @@ Test(persist_layered, writable_mappings_rotate_in_place_and_refuse_to_grow)
     bloomsimd_destroy(m);
     bloomsimd_destroy(s);
     test_remove_dir(dir);
+}
+
+/* ---- versions ---- */
+
+/* The oldest version that describes the filter: a geometric chain and a
+ * window are version 2 as before; the budget schedule is version 3, with
+ * schedule 1 at offset 88, zero at 92, and its layers packed on 64-byte
+ * boundaries after the page-aligned header. */
+Test(persist_layered, the_budget_schedule_is_written_as_version_3)
+{
+    bloomsimd_filter *samples[3] = {scalable_sample(0), window_sample(0), budget_sample(0)};
+    for (int kind = 0; kind < 3; kind++) {
+        size_t len;
+        uint8_t *buf = serialize(samples[kind], &len);
+        bloomsimd_header h;
+        cr_assert_eq(bloomsimd_header_decode(buf, len, len, &h), BLOOMSIMD_OK);
+        uint32_t version = bloomsimd_le32_get(buf + BLOOMSIMD_HDR_VERSION);
+        cr_assert_eq(version, kind == 2 ? 3u : 2u, "kind %d: version %u", kind, version);
+        cr_assert_eq(h.schedule, kind == 2 ? 1u : 0u);
+        cr_assert_eq(bloomsimd_le64_get(buf + BLOOMSIMD_HDR_ITEMS), kind == 2 ? 1u : 0u);
+        uint64_t at = h.payload_offset;
+        cr_assert_eq(at, 4096);
+        for (uint32_t l = 0; l < h.layers; l++) {
+            cr_assert_eq(h.layer[l].offset, at, "kind %d layer %u", kind, l);
+            uint64_t bytes = h.layer[l].blocks * 64;
+            at += kind == 2 ? bytes : (bytes + 4095) / 4096 * 4096;
+        }
+        cr_assert_eq(len, at);
+        free(buf);
+        bloomsimd_destroy(samples[kind]);
+    }
+}
+
+/* tests/fixtures: written by the library before the budget schedule
+ * (make_layered_v2.c says how). */
+static char *fixture_path(const char *name)
+{
+    char *path = malloc(strlen(__FILE__) + 64);
+    strcpy(path, __FILE__);
+    char *slash = strrchr(path, '/');
+    strcpy(slash ? slash + 1 : path, "fixtures/");
+    strcat(path, name);
+    return path;
+}
+
+static uint64_t fixture_key(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+Test(persist_layered, version_2_files_load_and_behave_as_before)
+{
+    static const struct {
+        const char *name;
+        uint64_t capacity, key_seed;
+        size_t keys;
+        double fpr, r;
+    } files[] = {{"scalable_v2_default.bsf", 200, 1, 1000, 0.01, 0.5}, {"scalable_v2_r025.bsf", 300, 2, 2000, 0.009, 0.25}};
+    for (size_t fi = 0; fi < 2; fi++) {
+        char *path = fixture_path(files[fi].name);
+        size_t len;
+        uint8_t *file = test_read_file(path, &len);
+        cr_assert_eq(bloomsimd_le32_get(file + BLOOMSIMD_HDR_VERSION), 2);
+        bloomsimd_filter *f = NULL, *m = NULL;
+        cr_assert_eq(bloomsimd_load(&f, path), BLOOMSIMD_OK, "%s: %s", files[fi].name, bloomsimd_last_error());
+        cr_assert_eq(bloomsimd_map(&m, path, BLOOMSIMD_MAP_READ_ONLY), BLOOMSIMD_OK);
+        bloomsimd_info info = info_of(f);
+        cr_assert_eq(info.tightening, files[fi].r);
+        cr_assert_eq(info.layers, 3);
+        cr_assert_eq(f->layers->schedule, BLOOMSIMD_SCHEDULE_GEOMETRIC);
+        /* the keys it was given, then as many others: the same answers from load and map */
+        size_t n = files[fi].keys;
+        uint64_t *keys = malloc(2 * n * sizeof *keys), state = files[fi].key_seed;
+        for (size_t i = 0; i < 2 * n; i++) keys[i] = fixture_key(&state);
+        cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, n, NULL), n, "%s: a key went missing", files[fi].name);
+        uint8_t *a = malloc(2 * n), *b = malloc(2 * n);
+        cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, 2 * n, a), bloomsimd_contains_batch_u64(m, keys, 2 * n, b));
+        cr_assert(memcmp(a, b, 2 * n) == 0);
+        /* saved back: the same bytes (version 2, the same layout) */
+        size_t again_len;
+        uint8_t *again = serialize(f, &again_len);
+        cr_assert_eq(again_len, len);
+        cr_assert(memcmp(again, file, len) == 0, "%s: re-serialized bytes differ", files[fi].name);
+        /* grows on geometrically: layer 3 at capacity c 2^3, fpr p (1 - r) r^3 */
+        size_t fresh;
+        cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys + n, n, NULL, &fresh), BLOOMSIMD_OK);
+        cr_assert_eq(info_of(f).layers, 4);
+        const bloomsimd_filter *top = f->layers->layer[3];
+        double want = files[fi].fpr * (1.0 - files[fi].r);
+        for (int i = 0; i < 3; i++) want *= files[fi].r;
+        cr_assert_eq(top->capacity, files[fi].capacity * 8);
+        cr_assert_eq(top->fpr, want, "layer 3 fpr %.17g, the geometric chain gives %.17g", top->fpr, want);
+        cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, 2 * n, NULL), 2 * n);
+        uint8_t *grown = serialize(f, &again_len);
+        cr_assert_eq(bloomsimd_le32_get(grown + BLOOMSIMD_HDR_VERSION), 2, "a geometric chain stays version 2");
+        free(grown);
+        free(again);
+        free(a);
+        free(b);
+        free(keys);
+        free(file);
+        free(path);
+        bloomsimd_destroy(f);
+        bloomsimd_destroy(m);
+    }
 }

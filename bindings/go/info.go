@@ -26,7 +26,7 @@ type Info struct {
 	PureGo      bool // single-key calls run in Go over the bit array (no cgo call per key)
 
 	Growth     int     // WithGrowth's factor (0: fixed size)
-	Tightening float64 // as used by a scalable filter (0 otherwise)
+	Tightening float64 // r of a scalable filter's geometric schedule (0: the budget schedule, or not scalable)
 	Layers     int     // 1; the layers of a scalable filter; the generations of a window
 	Items      uint64  // keys counted new by InsertNew* (plus every key added to a layered filter)
 

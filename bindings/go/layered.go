@@ -38,8 +38,9 @@ import (
 
 // WithGrowth makes a scalable filter: when the newest layer has received
 // the keys it was sized for, a new layer factor times its capacity is added,
-// and layer i targets FPR fpr*(1-r)*r^i (r = WithTightening, default 0.5) so
-// the whole chain stays within fpr (docs/SCALABLE.md). Keys are counted by
+// and the layers' FPRs (the budget schedule, or fpr*(1-r)*r^i with
+// WithTightening(r)) sum to at most fpr, so the whole chain stays within fpr
+// (docs/SCALABLE.md). Keys are counted by
 // the InsertNew calls (new keys only) and by the Add calls (every key).
 // Single keys of a scalable filter go through cgo (one call per key).
 func WithGrowth(factor int) Option {
@@ -52,7 +53,8 @@ func WithGrowth(factor int) Option {
 	}
 }
 
-// WithTightening sets r of WithGrowth, in (0, 1).
+// WithTightening sets r of WithGrowth, in (0, 1): the geometric schedule
+// (RedisBloom's with 0.5) instead of the budget schedule.
 func WithTightening(r float64) Option {
 	return func(c *config) { c.opts.tightening = C.double(r) }
 }

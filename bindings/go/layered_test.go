@@ -156,7 +156,7 @@ func TestScalableFilterGrowsAndFallsBackToCForSingleKeys(t *testing.T) {
 	}
 	f.AddString("hello")
 	info := f.Info()
-	if info.Layers < 4 || info.Growth != 2 || info.Tightening != 0.5 || fresh < 4900 {
+	if info.Layers < 4 || info.Growth != 2 || info.Tightening != 0 || fresh < 4900 {
 		t.Fatalf("info %+v, %d new", info, fresh)
 	}
 	for _, x := range ks {

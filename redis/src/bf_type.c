@@ -61,23 +61,19 @@ bloomsimd_filter *bsr_open_or_create(RedisModuleCtx *ctx, RedisModuleString *nam
     return f;
 }
 
-/* The share of the chain's FPR budget that its first layer gets: layer i is
- * built for margin * error_rate * (1 - r) * r^i; a NONSCALING filter is one
- * layer with all of it. */
-static double first_layer_share(uint32_t expansion) {
-    if (!expansion) return 1.0;
-    return 1.0 - (expansion == 1 ? BSR_TIGHTENING_EQUAL : BSR_TIGHTENING_GEOMETRIC);
+/* The smallest error rate a filter can be built for: its first layer's
+ * share of the rate must stay >= the library's 1e-10 (NONSCALING: all of
+ * it, with the margin; scaling: BLOOMSIMD_FIRST_LAYER_SHARE). */
+static double smallest_error_rate(uint32_t expansion) {
+    return BLOOMSIMD_MIN_FPR / (expansion ? BLOOMSIMD_FIRST_LAYER_SHARE : BSR_FPR_MARGIN);
 }
 
 bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion) {
     bloomsimd_options o;
     memset(&o, 0, sizeof o);
     o.capacity = capacity;
-    o.fpr = error_rate * BSR_FPR_MARGIN;
-    if (expansion) {
-        o.growth = expansion;
-        o.tightening = expansion == 1 ? BSR_TIGHTENING_EQUAL : BSR_TIGHTENING_GEOMETRIC;
-    }
+    o.fpr = expansion ? error_rate : error_rate * BSR_FPR_MARGIN;
+    o.growth = expansion; /* tightening 0: the budget schedule */
     return bloomsimd_create_with(out, &o);
 }
 
@@ -89,7 +85,7 @@ int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st, uint64_t ca
                            uint32_t expansion) {
     char msg[320];
     /* (printed with 3 digits after rounding up by 0.5%, so the figure shown is one that builds) */
-    double smallest_rate = BLOOMSIMD_MIN_FPR / (BSR_FPR_MARGIN * first_layer_share(expansion));
+    double smallest_rate = smallest_error_rate(expansion);
     if (st == BLOOMSIMD_ERR_NO_MEMORY) return rm_ReplyWithError(ctx, "ERR Insufficient memory to create filter");
     if (st == BLOOMSIMD_ERR_TOO_LARGE)
         snprintf(msg, sizeof msg,
@@ -108,7 +104,7 @@ int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st, uint64_t ca
 
 int bsr_reply_grow_error(RedisModuleCtx *ctx, bloomsimd_status st) {
     if (st == BLOOMSIMD_ERR_NO_MEMORY) return rm_ReplyWithError(ctx, "ERR Insufficient memory to grow filter");
-    /* TOO_LARGE: 64 layers, 2^32 blocks, or a layer's FPR below 1e-10. */
+    /* TOO_LARGE: the layer limit, 2^32 blocks, or a layer's FPR below 1e-10. */
     return rm_ReplyWithError(ctx, "Maximum expansions reached");
 }
 

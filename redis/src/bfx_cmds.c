@@ -166,7 +166,7 @@ int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     rm_ReplyWithLongLong(ctx, info.growth);
     rm_ReplyWithSimpleString(ctx, "tightening");
     rm_ReplyWithDouble(ctx, info.tightening);
-    rm_ReplyWithSimpleString(ctx, "design fpr"); /* error_rate x BSR_FPR_MARGIN */
+    rm_ReplyWithSimpleString(ctx, "design fpr"); /* error_rate (NONSCALING: x BSR_FPR_MARGIN) */
     rm_ReplyWithDouble(ctx, info.fpr);
     rm_ReplyWithSimpleString(ctx, "capacity");
     rm_ReplyWithLongLong(ctx, (long long)capacity);

@@ -28,25 +28,25 @@
 #define BSR_DEFAULT_CAPACITY 100
 #define BSR_DEFAULT_EXPANSION 2
 /*
- * Sizing. Layer i of a scaling filter is built for
- *     BSR_FPR_MARGIN * error_rate * (1 - r) * r^i,
- * so the whole chain's FPR stays below error_rate (union bound) however far
- * it grows. RedisBloom uses r = 1/2: its first layer is built for p/2, ~1
- * bit/item more than p. We use r = 1/4 when layers grow geometrically
- * (EXPANSION >= 2): the first layer, where a filter filled to its reserved
- * capacity keeps everything, gets 3/4 of the budget; 15+ layers (capacity x
- * 2^15 at EXPANSION 2) remain before the library's 1e-10 FPR floor. With
- * EXPANSION 1 every layer is the same size, the chain grows by many layers
- * instead, so r = 1/2 keeps RedisBloom's depth (~30 layers).
- * The margin: the library's model is exact, so a filter built for exactly p
- * measures p plus sampling noise (+-3% at 10^5 absent items and p = 1%),
- * above p half the time. Building for 0.9 p makes "measured FPR <= error
- * rate" hold, at ~0.2 bit/item; the first layer (0.675 p) is still smaller
- * than RedisBloom's (p/2).
+ * Sizing. A scaling filter (any EXPANSION) is the library's default
+ * scalable filter for error_rate: its budget schedule (docs/SCALABLE.md)
+ * gives layer 0 a third of the rate and the later layers shares that keep
+ * the sum of every layer's FPR below error_rate however far it grows, so the
+ * chain's FPR stays below error_rate (union bound). RedisBloom gives layer i
+ * error_rate * 0.5^(i+1): grown from 10^5 to 10^7 items at EXPANSION 2 the
+ * budget schedule needs about 0.9x RedisBloom's memory (21.5 against 24.4
+ * bits/item, blocked layout included) instead of 1.85x with our former
+ * r = 1/4, and at EXPANSION 1 it keeps adding layers for thousands of items
+ * of capacity 1 where a geometric ratio would reach the library's 1e-10 FPR
+ * floor after a few dozen.
+ * The margin, NONSCALING only: the library's model is exact, so a filter
+ * built for exactly p measures p plus sampling noise (+-3% at 10^5 absent
+ * items and p = 1%), above p half the time. Building for 0.9 p makes
+ * "measured FPR <= error rate" hold, at ~0.2 bit/item. A scaling chain needs
+ * none: its layers' FPRs sum to error_rate times (1 - what is kept for
+ * layers not grown yet), at most 2/3 of it at seven layers grown from 10^5.
  */
 #define BSR_FPR_MARGIN 0.9
-#define BSR_TIGHTENING_GEOMETRIC 0.25
-#define BSR_TIGHTENING_EQUAL 0.5
 /* Largest EXPANSION accepted (RedisBloom's later versions cap it the same). */
 #define BSR_MAX_EXPANSION 32768
 

@@ -59,15 +59,15 @@ def test_reserve_too_large_and_tiny_error(raw):
                  "the largest filter (2^32 blocks)")
     assert raw("BF.RESERVE", "bf", "0.01", str(2 ** 62)) == Err(too_large)
     assert raw("BF.INSERT", "bf", "CAPACITY", str(2 ** 62), "ITEMS", "a") == Err(too_large)
-    for args, floor in ((("EXPANSION", "2"), "1.49e-10 at EXPANSION 2 or more"),
-                        (("EXPANSION", "1"), "2.23e-10 at EXPANSION 1"),
+    for args, floor in ((("EXPANSION", "2"), "3.01e-10 at EXPANSION 2 or more"),
+                        (("EXPANSION", "1"), "3.01e-10 at EXPANSION 1"),
                         (("NONSCALING",), "1.12e-10 for NONSCALING")):
         assert raw("BF.RESERVE", "bf", "1e-300", "100", *args) == Err(
             "ERR could not create filter: error rate 1e-300 is below the smallest this module "
             f"builds ({floor})")
     # the smallest rate each reply names builds
-    assert raw("BF.RESERVE", "bf", "1.49e-10", "100") == "OK"
-    assert raw("BF.RESERVE", "bf1", "2.23e-10", "100", "EXPANSION", "1") == "OK"
+    assert raw("BF.RESERVE", "bf", "3.01e-10", "100") == "OK"
+    assert raw("BF.RESERVE", "bf1", "3.01e-10", "100", "EXPANSION", "1") == "OK"
     assert raw("BF.RESERVE", "bfn", "1.12e-10", "100", "NONSCALING") == "OK"
     assert raw("DEL", "bf", "bf1", "bfn") == 3
     assert raw("EXISTS", "bf") == 0

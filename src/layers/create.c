@@ -80,7 +80,7 @@ void bloomsimd_layered_destroy(bloomsimd_filter *f)
 
 #define BAD_OPTION(...) bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, __VA_ARGS__)
 
-bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *fpr, double *r)
+bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *fpr, bloomsimd_chain_plan *plan)
 {
     if (isnan(o->fpr)) return BAD_OPTION("fpr is NaN");
     if (o->fpr < 0.0 || o->fpr >= 1.0) return BAD_OPTION("fpr %g is outside [1e-10, 1) (0 means 0.01)", o->fpr);
@@ -89,7 +89,7 @@ bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *
         return BAD_OPTION("growth %u with generations %u: a filter is scalable or a window, not both",
                           (unsigned)o->growth, (unsigned)o->generations);
     if (isnan(o->tightening) || o->tightening < 0.0 || o->tightening >= 1.0)
-        return BAD_OPTION("tightening %g is outside (0, 1) (0 means 0.5)", o->tightening);
+        return BAD_OPTION("tightening %g is outside (0, 1) (0 means the default budget schedule)", o->tightening);
     if (o->growth == 0 && o->tightening != 0.0)
         return BAD_OPTION("tightening %g without growth: only a scalable filter has one", o->tightening);
     if (o->generations > BLOOMSIMD_MAX_GENERATIONS)
@@ -99,42 +99,53 @@ bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *
         /* every layer is sized from its capacity: no explicit bits */
         if (o->capacity == 0) return BAD_OPTION("growth without capacity: the first layer is sized from it");
         if (o->bits != 0) return BAD_OPTION("growth with bits: each layer is sized from its capacity and fpr");
-        *r = o->tightening == 0.0 ? BLOOMSIMD_DEFAULT_TIGHTENING : o->tightening;
+        *plan = (bloomsimd_chain_plan){
+            .schedule = o->tightening == 0.0 ? BLOOMSIMD_SCHEDULE_BUDGET : BLOOMSIMD_SCHEDULE_GEOMETRIC,
+            .growth = o->growth,
+            .tightening = o->tightening,
+            .capacity = o->capacity,
+            .fpr = *fpr};
         /* the remaining options (k, flags) are checked by sizing */
-        if (*fpr * (1.0 - *r) < BLOOMSIMD_MIN_FPR)
-            return BAD_OPTION("the first layer's fpr %g * (1 - %g) = %g is below the minimum 1e-10", *fpr, *r,
-                              *fpr * (1.0 - *r));
+        double first = bloomsimd_chain_first(plan).fpr;
+        if (first < BLOOMSIMD_MIN_FPR) {
+            if (plan->schedule == BLOOMSIMD_SCHEDULE_BUDGET)
+                return BAD_OPTION("the first layer's fpr %g / 3 = %g is below the minimum 1e-10", *fpr, first);
+            return BAD_OPTION("the first layer's fpr %g * (1 - %g) = %g is below the minimum 1e-10", *fpr,
+                              o->tightening, first);
+        }
     }
     return BLOOMSIMD_OK;
 }
 
-/* Sizes and allocates layer i of a scalable filter from layer i - 1 (or
- * from the options for i = 0): capacity * growth, FPR * r. The products are
- * exact integer and IEEE multiplications, so every host derives the same
- * capacities and FPRs (docs/FORMAT.md relies on it). */
-static bloomsimd_status scalable_layer(const bloomsimd_filter *f, uint64_t capacity, double fpr,
+/* Sizes and allocates the layer of one step of a scalable filter's plan. */
+static bloomsimd_status scalable_layer(const bloomsimd_filter *f, const bloomsimd_chain_step *step,
                                        bloomsimd_filter **out)
 {
-    if (fpr < BLOOMSIMD_MIN_FPR)
-        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "the next layer's fpr %g would be below the minimum 1e-10", fpr);
-    bloomsimd_options lo = {
-        .capacity = capacity, .fpr = fpr, .k = f->layers->k_option, .flags = f->flags, .layout = f->geometry.layout};
+    bloomsimd_options lo = {.capacity = step->capacity,
+                            .fpr = step->fpr,
+                            .k = f->layers->k_option,
+                            .flags = f->flags,
+                            .layout = f->geometry.layout};
     bloomsimd_geometry_choice choice;
     double target;
     bloomsimd_status st = bloomsimd_choose_geometry(&lo, &choice, &target);
     if (st != BLOOMSIMD_OK) return st;
-    return bloomsimd_layer_alloc(f, choice.blocks, choice.k, capacity, fpr, out);
+    return bloomsimd_layer_alloc(f, choice.blocks, choice.k, step->capacity, step->fpr, out);
 }
 
-bloomsimd_status bloomsimd_scalable_next_layer(const bloomsimd_filter *f, uint32_t i, bloomsimd_filter **out)
+bloomsimd_status bloomsimd_scalable_next_layer(const bloomsimd_filter *f, uint32_t i, bloomsimd_filter **out,
+                                               double *through)
 {
     const bloomsimd_layers *ls = f->layers;
     if (i >= BLOOMSIMD_MAX_LAYERS)
         return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "the filter has the maximum %u layers", BLOOMSIMD_MAX_LAYERS);
     const bloomsimd_filter *prev = ls->layer[i - 1];
-    if (prev->capacity > UINT64_MAX / ls->growth)
-        return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "the next layer's capacity overflows 64 bits");
-    return scalable_layer(f, prev->capacity * ls->growth, prev->fpr * ls->tightening, out);
+    bloomsimd_chain_plan plan = bloomsimd_chain_plan_of(f);
+    bloomsimd_chain_step last = {.capacity = prev->capacity, .fpr = prev->fpr, .through = ls->through}, next;
+    bloomsimd_status st = bloomsimd_chain_next(&plan, &last, &next);
+    if (st != BLOOMSIMD_OK) return st;
+    *through = next.through;
+    return scalable_layer(f, &next, out);
 }
 
 /* G generations of the geometry sizing gives the options (each sized for
@@ -170,18 +181,19 @@ static bloomsimd_status window_create(const bloomsimd_options *o, bloomsimd_filt
 
 bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_filter **out)
 {
-    double fpr = 0.0, r = 0.0; /* set by validate */
-    bloomsimd_status st = bloomsimd_layered_validate(o, &fpr, &r);
+    double fpr = 0.0; /* set by validate */
+    bloomsimd_chain_plan plan;
+    bloomsimd_status st = bloomsimd_layered_validate(o, &fpr, &plan);
     if (st != BLOOMSIMD_OK) return st;
     bloomsimd_kind kind = o->growth ? BLOOMSIMD_KIND_SCALABLE : BLOOMSIMD_KIND_WINDOW;
     if (kind == BLOOMSIMD_KIND_WINDOW) return window_create(o, out);
 
     /* the first layer decides k (and validates the remaining options) */
+    bloomsimd_chain_step first = bloomsimd_chain_first(&plan);
     bloomsimd_options lo = {
-        .capacity = o->capacity, .fpr = o->fpr, .k = o->k, .flags = o->flags, .kernel = o->kernel, .layout = o->layout};
+        .capacity = o->capacity, .fpr = first.fpr, .k = o->k, .flags = o->flags, .kernel = o->kernel, .layout = o->layout};
     bloomsimd_geometry_choice choice;
     double target;
-    lo.fpr = fpr * (1.0 - r);
     st = bloomsimd_choose_geometry(&lo, &choice, &target);
     if (st != BLOOMSIMD_OK) return st;
 
@@ -192,9 +204,11 @@ bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_
     f->fpr = fpr;
     bloomsimd_layers *ls = f->layers;
     ls->growth = o->growth;
-    ls->tightening = r;
+    ls->tightening = plan.tightening;
+    ls->schedule = plan.schedule;
+    ls->through = first.through;
     ls->k_option = o->k;
-    st = bloomsimd_layer_alloc(f, choice.blocks, choice.k, o->capacity, lo.fpr, &ls->layer[0]);
+    st = bloomsimd_layer_alloc(f, choice.blocks, choice.k, o->capacity, first.fpr, &ls->layer[0]);
     if (st != BLOOMSIMD_OK) {
         bloomsimd_destroy(f);
         return st;
@@ -218,6 +232,7 @@ void bloomsimd_layered_clear(bloomsimd_filter *f)
             ls->layer[i] = NULL;
         }
         count = ls->count = 1;
+        ls->through = (double)ls->layer[0]->capacity;
     }
     int64_t now = bloomsimd_now_ns();
     for (uint32_t i = 0; i < count; i++) {
@@ -257,28 +272,29 @@ static double scalable_fpr(const bloomsimd_filter *f, uint64_t items)
 {
     const bloomsimd_layers *ls = f->layers;
     uint32_t count = bloomsimd_layer_count(ls);
+    bloomsimd_chain_plan plan = bloomsimd_chain_plan_of(f);
+    bloomsimd_chain_step step = bloomsimd_chain_first(&plan);
     double miss = 1.0;
     uint64_t left = items;
-    uint64_t capacity = 0;
-    double fpr = 0.0;
     for (uint32_t i = 0; i < BLOOMSIMD_MAX_LAYERS; i++) {
         uint64_t blocks;
         uint32_t k;
+        if (i > 0) {
+            bloomsimd_chain_step next;
+            if (bloomsimd_chain_next(&plan, &step, &next) != BLOOMSIMD_OK) return NAN;
+            step = next;
+        }
         if (i < count) {
             const bloomsimd_filter *layer = ls->layer[i];
             blocks = layer->geometry.nblocks, k = layer->geometry.k;
-            capacity = layer->capacity, fpr = layer->fpr;
         } else {
-            if (capacity > UINT64_MAX / ls->growth) return NAN;
-            capacity *= ls->growth, fpr *= ls->tightening;
-            bloomsimd_options lo = {.capacity = capacity, .fpr = fpr, .k = ls->k_option, .layout = f->geometry.layout};
+            bloomsimd_options lo = {.capacity = step.capacity, .fpr = step.fpr, .k = ls->k_option, .layout = f->geometry.layout};
             bloomsimd_geometry_choice choice;
             double target;
-            if (fpr < BLOOMSIMD_MIN_FPR || bloomsimd_choose_geometry(&lo, &choice, &target) != BLOOMSIMD_OK)
-                return NAN;
+            if (bloomsimd_choose_geometry(&lo, &choice, &target) != BLOOMSIMD_OK) return NAN;
             blocks = choice.blocks, k = choice.k;
         }
-        uint64_t here = left < capacity ? left : capacity;
+        uint64_t here = left < step.capacity ? left : step.capacity;
         miss *= 1.0 - bloomsimd_layout_model_fpr(f->geometry.layout, (double)here, (double)blocks, k);
         left -= here;
         if (left == 0) return 1.0 - miss;

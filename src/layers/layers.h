@@ -5,8 +5,9 @@
  * handle's seed, kernel and flags, so a key is hashed once and the same hash
  * probes every layer.
  *
- *   scalable  layer i is sized for capacity * growth^i keys at FPR
- *             fpr * (1 - r) * r^i; `count` layers are in use. A layer is only
+ *   scalable  layer i is sized for capacity * growth^i keys at the FPR its
+ *             schedule gives (schedule.c: the default budget schedule, or
+ *             the geometric fpr (1 - r) r^i); `count` layers are in use. A layer is only
  *             ever appended (under `lock`, then published by a release store
  *             of `count`) and never moved or freed before destroy, so readers
  *             take no lock: they acquire `count` and probe that many.
@@ -39,10 +40,37 @@ static inline const uint64_t *bloomsimd_chunk_hashes(const bloomsimd_filter *f, 
     return scratch;
 }
 
+/* How a scalable filter splits its FPR budget between layers (schedule.c,
+ * docs/SCALABLE.md); the file records it (docs/FORMAT.md, version 3). */
+typedef enum {
+    BLOOMSIMD_SCHEDULE_GEOMETRIC = 0, /* layer i: fpr (1 - r) r^i (options.tightening r in (0, 1)) */
+    BLOOMSIMD_SCHEDULE_BUDGET = 1     /* the default (options.tightening 0) */
+} bloomsimd_schedule;
+
+/* One layer of a scalable filter's plan: its capacity, its FPR, and the
+ * capacity of the chain through it (C_i = c_0 + ... + c_i, summed in double
+ * one layer at a time, so every host derives the same value). */
+typedef struct bloomsimd_chain_step {
+    uint64_t capacity;
+    double fpr;
+    double through;
+} bloomsimd_chain_step;
+
+/* The parameters that decide a scalable filter's layers. */
+typedef struct bloomsimd_chain_plan {
+    bloomsimd_schedule schedule;
+    uint32_t growth;   /* options.growth */
+    double tightening; /* r of the geometric schedule; 0 for the budget schedule */
+    uint64_t capacity; /* c_0 */
+    double fpr;        /* the whole chain's target */
+} bloomsimd_chain_plan;
+
 struct bloomsimd_layers {
     bloomsimd_kind kind;
     uint32_t growth;       /* scalable: options.growth */
-    double tightening;     /* scalable: r */
+    double tightening;     /* scalable: r of the geometric schedule, 0 for the budget schedule */
+    bloomsimd_schedule schedule; /* scalable */
+    double through;        /* scalable: C of the newest layer (bloomsimd_chain_step); changes under `lock` */
     uint32_t k_option;     /* options.k: 0 = each layer's sizing picks its k */
     uint32_t count;        /* layers in use (scalable: atomic, release on grow); a window: G */
     uint64_t phase;        /* window: 2 * rotations, + 1 while a rotate drains (window.c); atomic */
@@ -54,10 +82,21 @@ struct bloomsimd_layers {
     _Alignas(64) uint32_t writers[4];
 };
 
+/* ---- schedule.c ---- */
+/* Layer 0 of a plan: capacity c_0 and its share of the FPR budget. */
+bloomsimd_chain_step bloomsimd_chain_first(const bloomsimd_chain_plan *plan);
+/* Layer i + 1 from layer i. TOO_LARGE (with the detail) when its capacity
+ * would overflow 64 bits or its FPR fall below BLOOMSIMD_MIN_FPR. */
+bloomsimd_status bloomsimd_chain_next(const bloomsimd_chain_plan *plan, const bloomsimd_chain_step *prev,
+                                      bloomsimd_chain_step *next);
+/* The plan of a scalable handle. */
+bloomsimd_chain_plan bloomsimd_chain_plan_of(const bloomsimd_filter *f);
+
 /* ---- create.c ---- */
 /* The options checks of a layered create (sizing checks the rest): the
- * whole filter's FPR (0 -> default) and, for a scalable filter, r. */
-bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *fpr, double *r);
+ * whole filter's FPR (0 -> default) and, for a scalable filter, its plan
+ * (capacity, growth, schedule, r). */
+bloomsimd_status bloomsimd_layered_validate(const bloomsimd_options *o, double *fpr, bloomsimd_chain_plan *plan);
 /* Creates a scalable filter or a window from validated-here options. */
 bloomsimd_status bloomsimd_layered_create(const bloomsimd_options *o, bloomsimd_filter **out);
 /* A handle with an empty layer table, for create and for the persistence
@@ -70,10 +109,11 @@ bloomsimd_status bloomsimd_layered_handle(bloomsimd_kind kind, const bloomsimd_g
 bloomsimd_status bloomsimd_layer_alloc(const bloomsimd_filter *handle, uint64_t blocks, uint32_t k,
                                        uint64_t capacity, double fpr, bloomsimd_filter **out);
 /* Sizes and allocates layer i >= 1 of a scalable filter (capacity of layer
- * i - 1 times growth, FPR times r). TOO_LARGE past BLOOMSIMD_MAX_LAYERS, a
+ * i - 1 times growth, FPR by its schedule). TOO_LARGE past BLOOMSIMD_MAX_LAYERS, a
  * capacity overflow, an FPR below BLOOMSIMD_MIN_FPR or more blocks than the
- * layout allows; NO_MEMORY. The caller publishes it. */
-bloomsimd_status bloomsimd_scalable_next_layer(const bloomsimd_filter *f, uint32_t i, bloomsimd_filter **out);
+ * layout allows; NO_MEMORY. The caller publishes it, and *through (C_i). */
+bloomsimd_status bloomsimd_scalable_next_layer(const bloomsimd_filter *f, uint32_t i, bloomsimd_filter **out,
+                                               double *through);
 void bloomsimd_layered_destroy(bloomsimd_filter *f);
 void bloomsimd_layered_clear(bloomsimd_filter *f);
 void bloomsimd_layered_info(const bloomsimd_filter *f, bloomsimd_info *info);

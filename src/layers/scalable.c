@@ -70,12 +70,14 @@ static bloomsimd_status grow(bloomsimd_filter *f, uint32_t seen)
     uint32_t count = __atomic_load_n(&ls->count, __ATOMIC_RELAXED);
     if (count == seen && bloomsimd_items_get(ls->layer[count - 1]) >= ls->layer[count - 1]->capacity) {
         bloomsimd_filter *layer = NULL;
+        double through = 0.0;
         /* a writable mapping cannot grow: its layers are the file's */
         st = f->storage == BLOOMSIMD_STORAGE_FILE_MAP
                  ? bloomsimd_fail(BLOOMSIMD_ERR_READ_ONLY, "a mapped scalable filter cannot grow (load it to grow)")
-                 : bloomsimd_scalable_next_layer(f, count, &layer);
+                 : bloomsimd_scalable_next_layer(f, count, &layer, &through);
         if (st == BLOOMSIMD_OK) {
             ls->layer[count] = layer;
+            ls->through = through;
             /* the layer is complete before any thread can see it */
             __atomic_store_n(&ls->count, count + 1, __ATOMIC_RELEASE);
         }

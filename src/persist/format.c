@@ -1,14 +1,15 @@
 /*
- * format.c — encoding and validation of the version-2 header and layer
- * directory (docs/FORMAT.md).
+ * format.c — encoding and validation of the header and layer directory
+ * (docs/FORMAT.md, versions 2 and 3).
  *
  * Validation trusts nothing: every length is compared with what the caller
  * actually holds before it is used, and the only arithmetic on untrusted
  * numbers (block_count * 64 rounded up, sums over at most 64 layers,
  * payload_offset + payload_bytes) is done after each block_count <= 2^32 is
  * established, so it stays below 2^45 and cannot wrap. A layered file's
- * scalable chain (capacities c * g^i, FPRs p (1 - r) r^i) is recomputed with
- * the writer's exact multiplications and must match bit for bit.
+ * scalable chain (capacities c * g^i, FPRs by its schedule) is recomputed
+ * with the writer's arithmetic (src/layers/schedule.c: correctly rounded
+ * operations only) and must match bit for bit.
  */
 #include "format.h"
 
@@ -58,7 +59,8 @@ static void lay_out(bloomsimd_header *h)
         h->layer[i].offset = at;
         h->blocks += h->layer[i].blocks;
         uint64_t bytes = h->layer[i].blocks * bloomsimd_layout_block_bytes(h->layout_id);
-        at += h->kind == BLOOMSIMD_KIND_PLAIN ? bytes : round_up(bytes, BLOOMSIMD_FORMAT_ALIGN);
+        uint64_t align = h->version >= 3 ? BLOOMSIMD_FORMAT_ALIGN_V3 : BLOOMSIMD_FORMAT_ALIGN;
+        at += h->kind == BLOOMSIMD_KIND_PLAIN ? bytes : round_up(bytes, align);
     }
     h->payload_bytes = at - h->payload_offset;
 }
@@ -81,7 +83,7 @@ void bloomsimd_layers_release(const bloomsimd_filter *f)
 void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flags, bloomsimd_header *h)
 {
     memset(h, 0, sizeof *h);
-    h->version = BLOOMSIMD_FORMAT_VERSION;
+    h->version = BLOOMSIMD_FORMAT_VERSION_OLDEST;
     h->layout_id = f->geometry.layout;
     h->hash_id = f->geometry.hash_id;
     h->seed = f->seed;
@@ -103,6 +105,10 @@ void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flag
             h->k = ls->k_option;
             h->growth = ls->growth;
             h->tightening = ls->tightening;
+            h->schedule = ls->schedule;
+            h->through = ls->through;
+            /* the oldest version that describes it: 2 knows only the geometric schedule */
+            if (ls->schedule != BLOOMSIMD_SCHEDULE_GEOMETRIC) h->version = 3;
         } else {
             h->k = ls->layer[0]->geometry.k;
             h->rotations = __atomic_load_n(&ls->phase, __ATOMIC_ACQUIRE) >> 1;
@@ -161,7 +167,10 @@ void bloomsimd_header_encode(const bloomsimd_header *h, uint8_t *out)
     bloomsimd_le64_put(out + BLOOMSIMD_HDR_CAPACITY, h->capacity);
     bloomsimd_le64_put(out + BLOOMSIMD_HDR_FPR, double_bits(h->fpr));
     bloomsimd_le64_put(out + BLOOMSIMD_HDR_PAYLOAD_BYTES, h->payload_bytes);
-    bloomsimd_le64_put(out + BLOOMSIMD_HDR_ITEMS, h->items);
+    if (h->version >= 3 && h->kind != BLOOMSIMD_KIND_PLAIN)
+        bloomsimd_le32_put(out + BLOOMSIMD_HDR_SCHEDULE, h->schedule); /* and 92..95 stay 0 */
+    else
+        bloomsimd_le64_put(out + BLOOMSIMD_HDR_ITEMS, h->items);
     bloomsimd_le32_put(out + BLOOMSIMD_HDR_LAYER_COUNT, h->layer_count);
     bloomsimd_le32_put(out + BLOOMSIMD_HDR_GROWTH, h->growth);
     bloomsimd_le64_put(out + BLOOMSIMD_HDR_TIGHTENING, double_bits(h->tightening));
@@ -249,29 +258,40 @@ static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h
         if (!fpr_ok(l->fpr)) return CORRUPT("layer %u: fpr %g is outside [0, 1)", i, l->fpr);
     }
     if (h->kind == BLOOMSIMD_KIND_SCALABLE) {
-        /* the chain the writer derived, multiplication by multiplication */
-        if (h->growth < 1 || !(h->tightening > 0.0 && h->tightening < 1.0) || h->rotations != 0)
+        /* the chain the writer derived, operation by operation */
+        bool geometric = h->schedule == BLOOMSIMD_SCHEDULE_GEOMETRIC;
+        if (h->growth < 1 || (geometric ? !(h->tightening > 0.0 && h->tightening < 1.0) : double_bits(h->tightening) != 0) ||
+            h->rotations != 0)
             return CORRUPT("scalable filter with growth %u, tightening %g, rotations %llu (needs growth >= 1, "
-                           "tightening in (0, 1), rotations 0)",
-                           (unsigned)h->growth, h->tightening, (unsigned long long)h->rotations);
+                           "tightening %s, rotations 0)",
+                           (unsigned)h->growth, h->tightening, (unsigned long long)h->rotations,
+                           geometric ? "in (0, 1)" : "0 with the budget schedule");
         if (h->k > BLOOMSIMD_MAX_K || h->capacity < 1 || !(h->fpr > 0.0))
             return CORRUPT("scalable filter with k %u, capacity %llu, fpr %g (needs k <= 16, capacity >= 1, fpr > 0)",
                            (unsigned)h->k, (unsigned long long)h->capacity, h->fpr);
         if (h->k != 0 && !k_ok(h->layout_id, h->k))
             return CORRUPT("scalable filter with k %u in layout 3 (split256): k is 0 or 8", (unsigned)h->k);
-        uint64_t capacity = h->capacity;
-        double fpr = h->fpr * (1.0 - h->tightening);
+        bloomsimd_chain_plan plan = {.schedule = (bloomsimd_schedule)h->schedule,
+                                     .growth = h->growth,
+                                     .tightening = h->tightening,
+                                     .capacity = h->capacity,
+                                     .fpr = h->fpr};
+        bloomsimd_chain_step step = bloomsimd_chain_first(&plan);
         for (uint32_t i = 0; i < h->layers; i++) {
             const bloomsimd_layer_entry *l = &h->layer[i];
             if (i > 0) {
-                if (capacity > UINT64_MAX / h->growth) return CORRUPT("layer %u: capacity overflows", i);
-                capacity *= h->growth;
-                fpr *= h->tightening;
+                if (step.capacity > UINT64_MAX / h->growth) return CORRUPT("layer %u: capacity overflows", i);
+                bloomsimd_chain_step next;
+                if (bloomsimd_chain_next(&plan, &step, &next) != BLOOMSIMD_OK)
+                    return CORRUPT("layer %u: fpr %g is below the minimum 1e-10", i, next.fpr);
+                step = next;
             }
-            if (l->capacity != capacity || double_bits(l->fpr) != double_bits(fpr))
-                return CORRUPT("layer %u: capacity %llu, fpr %.17g; growth and tightening give %llu, %.17g", i,
-                               (unsigned long long)l->capacity, l->fpr, (unsigned long long)capacity, fpr);
-            if (fpr < BLOOMSIMD_MIN_FPR) return CORRUPT("layer %u: fpr %g is below the minimum 1e-10", i, fpr);
+            if (l->capacity != step.capacity || double_bits(l->fpr) != double_bits(step.fpr))
+                return CORRUPT("layer %u: capacity %llu, fpr %.17g; growth and %s give %llu, %.17g", i,
+                               (unsigned long long)l->capacity, l->fpr,
+                               plan.schedule == BLOOMSIMD_SCHEDULE_BUDGET ? "the budget schedule" : "tightening",
+                               (unsigned long long)step.capacity, step.fpr);
+            if (step.fpr < BLOOMSIMD_MIN_FPR) return CORRUPT("layer %u: fpr %g is below the minimum 1e-10", i, step.fpr);
             if (l->items > l->capacity)
                 return CORRUPT("layer %u: items %llu above its capacity %llu", i, (unsigned long long)l->items,
                                (unsigned long long)l->capacity);
@@ -279,6 +299,7 @@ static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h
             if (h->k != 0 && l->k != h->k)
                 return CORRUPT("layer %u: k %u, the filter's k is %u", i, (unsigned)l->k, (unsigned)h->k);
         }
+        h->through = step.through;
     } else {
         /* a window: G generations alike */
         if (h->layers < 2) return CORRUPT("a window of %u generation (needs 2..64)", (unsigned)h->layers);
@@ -319,11 +340,18 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
                        (unsigned long long)(avail < total_len ? avail : total_len), BLOOMSIMD_FORMAT_FIXED_BYTES);
     /* 2. The version, before the checksum: a later version may checksum differently. */
     h->version = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_VERSION);
-    if (h->version != BLOOMSIMD_FORMAT_VERSION)
-        return NEWER("format version %u; this library reads version %u%s", (unsigned)h->version,
-                     BLOOMSIMD_FORMAT_VERSION,
+    if (h->version < BLOOMSIMD_FORMAT_VERSION_OLDEST || h->version > BLOOMSIMD_FORMAT_VERSION)
+        return NEWER("format version %u; this library reads version %u and %u%s", (unsigned)h->version,
+                     BLOOMSIMD_FORMAT_VERSION_OLDEST, BLOOMSIMD_FORMAT_VERSION,
                      h->version == 1 ? " (version 1 files hold layout 1, which is no longer read: re-create the filter)"
                                      : "");
+    /* Version 3 is defined for scalable filters only: with another kind it
+     * is a format this reader does not know, as an unknown version is. */
+    uint32_t claimed_kind = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_KIND);
+    if (h->version == 3 && claimed_kind != BLOOMSIMD_KIND_SCALABLE)
+        return NEWER("format version 3; this library reads version 2, and version 3 for scalable filters only "
+                     "(filter kind %u)",
+                     (unsigned)claimed_kind);
     /* 3. The header checksum: from here on, the fields were written on purpose. */
     uint64_t stored = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_HEADER_CHECKSUM), computed = bloomsimd_header_checksum(hdr);
     if (stored != computed)
@@ -344,6 +372,12 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
     h->payload_bytes = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_PAYLOAD_BYTES);
     h->payload_checksum = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM);
     h->items = bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_ITEMS);
+    uint32_t schedule_reserved = 0;
+    if (h->version >= 3 && h->kind != BLOOMSIMD_KIND_PLAIN) {
+        h->schedule = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_SCHEDULE);
+        schedule_reserved = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_SCHEDULE_RESERVED);
+        h->items = 0;
+    }
     h->layer_count = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_LAYER_COUNT);
     h->growth = bloomsimd_le32_get(hdr + BLOOMSIMD_HDR_GROWTH);
     h->tightening = bits_double(bloomsimd_le64_get(hdr + BLOOMSIMD_HDR_TIGHTENING));
@@ -370,6 +404,11 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
     if (!plain && h->items != 0)
         return CORRUPT("a layered filter with items %llu in the fixed header (must be 0)",
                        (unsigned long long)h->items);
+    if (schedule_reserved != 0 || (h->kind == BLOOMSIMD_KIND_WINDOW && h->schedule != 0))
+        return CORRUPT("a %s with schedule %u and bytes 92..95 %08x (a window's schedule and the reserved bytes "
+                       "are 0)",
+                       h->kind == BLOOMSIMD_KIND_WINDOW ? "window" : "scalable filter", (unsigned)h->schedule,
+                       (unsigned)schedule_reserved);
     size_t directory_end = BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * h->layer_count;
     if (!all_zero(hdr + directory_end, (size_t)offset - directory_end))
         return CORRUPT("nonzero bytes in the header padding (%zu..%llu)", directory_end, (unsigned long long)offset);
@@ -388,6 +427,9 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
         return CORRUPT("hash 2 (Parquet's XXH64) with layout %u, kind %u, seed %llu: it is only ever written with "
                        "layout 3, a plain filter, seed 0",
                        (unsigned)h->layout_id, (unsigned)h->kind, (unsigned long long)h->seed);
+    if (h->schedule > BLOOMSIMD_SCHEDULE_BUDGET)
+        return NEWER("schedule %u is unknown to this library (it reads 0, geometric, and 1, the budget schedule)",
+                     (unsigned)h->schedule);
     if (h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS)
         return NEWER("unknown state flags 0x%x", (unsigned)(h->state_flags & ~BLOOMSIMD_FORMAT_KNOWN_STATE_FLAGS));
     if (h->filter_flags & ~BLOOMSIMD_KNOWN_FLAGS)
@@ -519,6 +561,8 @@ bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t
     bloomsimd_layers *ls = f->layers;
     ls->growth = h->growth;
     ls->tightening = h->tightening;
+    ls->schedule = (bloomsimd_schedule)h->schedule;
+    ls->through = h->through;
     ls->k_option = h->kind == BLOOMSIMD_KIND_SCALABLE ? h->k : 0;
     ls->phase = h->rotations * 2;
     for (uint32_t i = 0; i < h->layers && st == BLOOMSIMD_OK; i++)

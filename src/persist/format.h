@@ -1,5 +1,7 @@
 /*
- * format.h — the on-disk header of a saved filter (docs/FORMAT.md, version 2).
+ * format.h — the on-disk header of a saved filter (docs/FORMAT.md, versions 2
+ * and 3: version 3 is written only for a scalable filter version 2 cannot
+ * describe, and differs from it only where marked [v3]).
  *
  * Every multi-byte field is little-endian and is encoded and decoded byte by
  * byte (bloomsimd_le*), so the file is identical on every CPU and never
@@ -7,7 +9,7 @@
  *
  *   offset size  field
  *        0    8  magic "\x89BSIMD\r\n"
- *        8    4  format_version (2; version 1 files, layout 1, fail with BLOOMSIMD_ERR_VERSION)
+ *        8    4  format_version (2 or 3; version 1 files, layout 1, fail with BLOOMSIMD_ERR_VERSION)
  *       12    4  payload_offset (4096; layered files: 128 + 64 * layers rounded up to 4096)
  *       16    4  layout_id (2 = block512, kernels/layout.h; 3 = split256, kernels/layout_split256.h)
  *       20    4  hash_id (1 = XXH3_64bits_withSeed)
@@ -23,14 +25,15 @@
  *                layer rounded up to 4096)
  *       80    8  payload_checksum (plain: XXH3_64bits of the payload; layered: of the layer directory)
  *       88    8  items (plain: the add_new counter; layered: 0)
+ *                [v3, layered: u32 schedule at 88 (0 geometric, 1 budget; src/layers/schedule.c), u32 0 at 92]
  *       96    4  layer_count (plain 0; scalable 1..64; window 2..64)
  *      100    4  growth (scalable >= 1, else 0)
- *      104    8  tightening (scalable, in (0, 1), else 0)
+ *      104    8  tightening (scalable, geometric schedule: in (0, 1); else 0)
  *      112    8  rotations (window, < 2^62, else 0)
  *      120    8  header_checksum (XXH3_64bits of bytes 0..119, seed 0)
  *      128   64  layer directory entry 0, 1, ... (layered files; below), then zero padding
  *  payload_offset  payload: plain, block_count blocks; layered, layer i at an offset that is
- *                  a multiple of 4096, zero padding between layers
+ *                  a multiple of 4096 [v3: of 64], zero padding between layers
  *
  * Layer directory entry (64 bytes):
  *   +0 u64 block_count  +8 u32 k  +12 u32 reserved 0  +16 u64 capacity  +24 f64 fpr
@@ -49,7 +52,9 @@
 
 #define BLOOMSIMD_FORMAT_MAGIC "\x89" "BSIMD\r\n"
 #define BLOOMSIMD_FORMAT_MAGIC_BYTES 8u
-#define BLOOMSIMD_FORMAT_VERSION 2u
+/* The versions this library reads and writes (docs/FORMAT.md, "Versions"). */
+#define BLOOMSIMD_FORMAT_VERSION 3u
+#define BLOOMSIMD_FORMAT_VERSION_OLDEST 2u
 #define BLOOMSIMD_FORMAT_PAYLOAD_OFFSET 4096u
 /* layout_id: BLOOMSIMD_LAYOUT_BLOCK512 (2) or BLOOMSIMD_LAYOUT_SPLIT256 (3),
  * from the filter's geometry; hash_id: BLOOMSIMD_HASH_XXH3 (1, kernel.h). */
@@ -59,8 +64,11 @@
 /* Layer directory entries of layered files, from offset 128. */
 #define BLOOMSIMD_FORMAT_ENTRY_BYTES 64u
 #define BLOOMSIMD_FORMAT_MAX_LAYERS 64u
-/* Layer payloads start on multiples of this (the page size: mappable in place). */
+/* Layer payloads start on multiples of this in version 2 (the page size)... */
 #define BLOOMSIMD_FORMAT_ALIGN 4096u
+/* ... and of this in version 3 (a block512 line: mappable in place either
+ * way, and a chain of thousands of one-block layers is not 64 times its bits). */
+#define BLOOMSIMD_FORMAT_ALIGN_V3 64u
 /* The largest payload_offset: 128 + 64 * 64 rounded up. Readers read this
  * much header (or the whole file if shorter). */
 #define BLOOMSIMD_FORMAT_HEADER_MAX 8192u
@@ -87,6 +95,8 @@ enum {
     BLOOMSIMD_HDR_PAYLOAD_BYTES = 72,
     BLOOMSIMD_HDR_PAYLOAD_CHECKSUM = 80,
     BLOOMSIMD_HDR_ITEMS = 88,
+    BLOOMSIMD_HDR_SCHEDULE = 88, /* [v3, layered] */
+    BLOOMSIMD_HDR_SCHEDULE_RESERVED = 92,
     BLOOMSIMD_HDR_LAYER_COUNT = 96,
     BLOOMSIMD_HDR_GROWTH = 100,
     BLOOMSIMD_HDR_TIGHTENING = 104,
@@ -140,6 +150,8 @@ typedef struct bloomsimd_header {
     uint32_t layer_count; /* layered; 0 for plain */
     uint32_t growth;
     double tightening;
+    uint32_t schedule;    /* scalable: bloomsimd_schedule (version 2: geometric) */
+    double through;       /* scalable: the chain's capacity through its last layer (derived, not stored) */
     uint64_t rotations;
     /* the payload's layers: layered files, layer_count entries; plain, layer[0]
      * (blocks, k, checksum = payload_checksum, offset 4096), count 1 */

@@ -1,0 +1,105 @@
+"""Growing filters: the sizing every scaling key gets (the library's budget
+schedule, docs/SCALABLE.md), its memory and FPR past capacity, and a filter
+saved by the module's former sizing (geometric r = 1/4, error rate x 0.9),
+which must load and grow on as it did."""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "..", "..", "tests", "fixtures")
+
+
+def bfx_info(c, key):
+    reply = c.execute_command("BFX.INFO", key)
+    if isinstance(reply, dict):
+        return {k.decode() if isinstance(k, bytes) else k: v for k, v in reply.items()}
+    return {reply[i].decode(): reply[i + 1] for i in range(0, len(reply), 2)}
+
+
+def madd_many(c, key, items, step=2000):
+    out = []
+    for at in range(0, len(items), step):
+        out += c.execute_command("BF.MADD", key, *items[at:at + step])
+    return out
+
+
+def fpr(c, key, absent, step=5000):
+    hits = 0
+    for at in range(0, len(absent), step):
+        hits += sum(c.execute_command("BF.MEXISTS", key, *absent[at:at + step]))
+    return hits / len(absent)
+
+
+def test_scaling_keys_get_the_budget_schedule(r):
+    assert r.execute_command("BF.RESERVE", "g", "0.01", "1000", "EXPANSION", "2") == b"OK"
+    assert r.execute_command("BF.RESERVE", "e1", "0.01", "1000", "EXPANSION", "1") == b"OK"
+    assert r.execute_command("BF.RESERVE", "n", "0.01", "1000", "NONSCALING") == b"OK"
+    r.execute_command("BF.ADD", "implicit", "x")
+    r.execute_command("BF.INSERT", "ins", "CAPACITY", "500", "ERROR", "0.001", "ITEMS", "x")
+    for key, rate in (("g", 0.01), ("e1", 0.01), ("implicit", 0.01), ("ins", 0.001)):
+        info = bfx_info(r, key)
+        assert float(info["tightening"]) == 0.0, key  # the budget schedule
+        assert float(info["design fpr"]) == rate, key  # a chain needs no margin
+    assert float(bfx_info(r, "n")["design fpr"]) == 0.01 * 0.9
+
+
+def test_grown_a_hundredfold_memory_and_fpr(r):
+    """10^4 -> 10^6 items at EXPANSION 2: seven layers, the newest 58% full,
+    the shape of the 10^5 -> 10^7 benchmark (redis/bench). MEMORY USAGE is
+    the bit arrays plus 256 bytes a layer."""
+    assert r.execute_command("BF.RESERVE", "g", "0.01", "10000", "EXPANSION", "2") == b"OK"
+    n = 1000000
+    madd_many(r, "g", [f"in:{i}" for i in range(n)], step=5000)
+    assert r.execute_command("BF.INFO", "g", "FILTERS") == [7]
+    bits_per_item = 8 * r.execute_command("MEMORY", "USAGE", "g") / n
+    print(f"MEMORY USAGE {bits_per_item:.2f} bits/item")
+    assert bits_per_item <= 22.0, f"{bits_per_item:.2f} bits/item"
+    measured = fpr(r, "g", [f"out:{i}" for i in range(100000)])
+    print(f"FPR {measured:.5f}")
+    assert measured <= 0.01, f"chain FPR {measured}"
+
+
+def fnv1a64(data):
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def module_header(body_len):
+    """redis/src/bsr.h: magic, encoding version 1, 0, body length, 0xA5 padding, FNV-1a 64."""
+    head = b"BSIMDRDB" + struct.pack("<IIQ", 1, 0, body_len) + b"\xa5" * 96
+    return head + struct.pack("<Q", fnv1a64(head))
+
+
+def splitmix64(state):
+    state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return state, z ^ (z >> 31)
+
+
+def test_a_filter_of_the_former_sizing_loads_and_grows_on(r, needs_persistence):
+    """tests/fixtures/scalable_v2_r025.bsf: capacity 300 at 0.009 (0.01 x the
+    former margin), geometric r = 1/4, 2000 keys in three layers, written by
+    the library before the budget schedule (tests/fixtures/make_layered_v2.c)."""
+    with open(os.path.join(FIXTURES, "scalable_v2_r025.bsf"), "rb") as f:
+        body = f.read()
+    assert r.execute_command("BF.LOADCHUNK", "old", 1, module_header(len(body))) == b"OK"
+    assert r.execute_command("BF.LOADCHUNK", "old", 1 + len(body), body) == b"OK"
+    state, keys = 2, []
+    for _ in range(4000):
+        state, k = splitmix64(state)
+        keys.append(k)
+    blob = struct.pack(f"<{len(keys)}Q", *keys)
+    info = bfx_info(r, "old")
+    assert (info["layers"], float(info["tightening"]), float(info["design fpr"])) == (3, 0.25, 0.009)
+    found = r.execute_command("BFX.MEXISTS64", "old", blob[:8 * 2000], "ARRAY")
+    assert found == [1] * 2000
+    r.execute_command("BFX.MADD64", "old", blob[8 * 2000:])
+    r.execute_command("DEBUG", "RELOAD")
+    info = bfx_info(r, "old")
+    assert (info["layers"], float(info["tightening"])) == (4, 0.25)
+    assert r.execute_command("BF.INFO", "old", "CAPACITY") == [300 * (1 + 2 + 4 + 8)]
+    assert r.execute_command("BFX.MEXISTS64", "old", blob, "ARRAY") == [1] * 4000
