@@ -235,7 +235,11 @@ typedef struct bloomsimd_options {
 #define BLOOMSIMD_DEFAULT_TIGHTENING 0.5
 /* The budget schedule's (options.tightening 0) share of fpr for layer 0. */
 #define BLOOMSIMD_FIRST_LAYER_SHARE (1.0 / 3.0)
-#define BLOOMSIMD_MAX_LAYERS 64u         /* layers of a scalable filter */
+/* Layers of a scalable filter. Before this table limit, a chain meets the
+ * layout's 2^32 blocks (growth 2 from 10^5 keys at 1%: the 21st layer) or,
+ * at growth 1, the 1e-10 floor of its newest layer's FPR (the budget
+ * schedule: after 908,016 layers at fpr 1%, 22,802 at 0.01%; docs/SCALABLE.md). */
+#define BLOOMSIMD_MAX_LAYERS (1u << 24)
 #define BLOOMSIMD_MAX_GENERATIONS 64u    /* generations of a window */
 
 /*

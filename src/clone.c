@@ -62,7 +62,11 @@ static bloomsimd_status clone_layered(const bloomsimd_filter *src, bloomsimd_fil
     ls->k_option = from->k_option;
     ls->phase = __atomic_load_n(&from->phase, __ATOMIC_ACQUIRE); /* even: rotates wait for the lock */
     uint32_t count = bloomsimd_layer_count(from);
-    for (uint32_t i = 0; i < count && st == BLOOMSIMD_OK; i++) st = clone_plain(from->layer[i], src, &ls->layer[i]);
+    for (uint32_t i = 0; i < count && st == BLOOMSIMD_OK; i++) {
+        bloomsimd_filter **slot = bloomsimd_layer_slot(ls, i);
+        st = slot ? clone_plain(bloomsimd_layer_get(from, i), src, slot)
+                  : bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the layer table failed");
+    }
     if (st != BLOOMSIMD_OK) {
         bloomsimd_destroy(f);
         return st;

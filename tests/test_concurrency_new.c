@@ -257,13 +257,13 @@ static void *sc_reader(void *arg)
     return NULL;
 }
 
-Test(concurrency_new, scalable_grows_while_writers_race)
+/* unreported: shared keys a false positive may hide from every writer
+ * (0 at a chain FPR of 1e-8; the growth-1 chain's is near 1e-6). */
+static void run_scalable_race(const bloomsimd_options *o, uint32_t min_layers, size_t unreported)
 {
     sc_run r;
     memset(&r, 0, sizeof r);
-    bloomsimd_options o = {.capacity = 2000, .fpr = 1e-8, .growth = 2, .tightening = 0.9, .seed = 23,
-                           .flags = BLOOMSIMD_CONCURRENT};
-    r.filter = test_filter(&o);
+    r.filter = test_filter(o);
     r.shared = test_keys(SC_SHARED, 600);
     for (size_t t = 0; t < SC_WRITERS; t++) {
         r.own[t] = test_keys(SC_OWN, 601 + t);
@@ -285,24 +285,42 @@ Test(concurrency_new, scalable_grows_while_writers_race)
         for (size_t t = 0; t < SC_WRITERS; t++) any |= r.shared_flags[t][i];
         none += !any;
     }
-    cr_assert_eq(none, 0, "%zu shared keys were reported new by no writer", none);
+    cr_assert(none <= unreported, "%zu shared keys were reported new by no writer", none);
     cr_assert_eq(bloomsimd_contains_batch_u64(r.filter, r.shared, SC_SHARED, NULL), SC_SHARED);
     for (size_t t = 0; t < SC_WRITERS; t++)
         cr_assert_eq(bloomsimd_contains_batch_u64(r.filter, r.own[t], SC_OWN, NULL), SC_OWN);
     bloomsimd_info info;
     bloomsimd_get_info(r.filter, &info);
-    cr_assert(info.layers >= 4, "only %u layers", info.layers);
+    cr_assert(info.layers >= min_layers, "only %u layers", info.layers);
     size_t told = r.fresh[0] + r.fresh[1] + r.fresh[2];
     cr_assert_eq(info.items, told, "layers count %llu keys, writers were told %zu new",
                  (unsigned long long)info.items, told);
-    for (uint32_t i = 0; i < info.layers; i++)
-        cr_assert(r.filter->layers->layer[i]->items <= r.filter->layers->layer[i]->capacity);
+    for (uint32_t i = 0; i < info.layers; i++) {
+        const bloomsimd_filter *layer = bloomsimd_layer_get(r.filter->layers, i);
+        cr_assert(layer->items <= layer->capacity);
+    }
     free(r.shared);
     for (size_t t = 0; t < SC_WRITERS; t++) {
         free(r.own[t]);
         free(r.shared_flags[t]);
     }
     bloomsimd_destroy(r.filter);
+}
+
+Test(concurrency_new, scalable_grows_while_writers_race)
+{
+    bloomsimd_options o = {.capacity = 2000, .fpr = 1e-8, .growth = 2, .tightening = 0.9, .seed = 23,
+                           .flags = BLOOMSIMD_CONCURRENT};
+    run_scalable_race(&o, 4, 0);
+}
+
+/* Growth 1 from 100 keys: hundreds of layers, so the layer table grows past
+ * its 64 inline slots into segments (64, 128, 256 slots) while readers probe
+ * it without a lock. */
+Test(concurrency_new, scalable_table_grows_past_64_layers_while_readers_run)
+{
+    bloomsimd_options o = {.capacity = 100, .fpr = 1e-6, .growth = 1, .seed = 25, .flags = BLOOMSIMD_CONCURRENT};
+    run_scalable_race(&o, 257, 2);
 }
 
 /* ---- window: rotate while writers and readers run ---- */

@@ -122,7 +122,7 @@ static void assert_same_filter(const bloomsimd_filter *a, const bloomsimd_filter
     cr_assert_eq(x.current_started_ns, y.current_started_ns, "%s", what);
     cr_assert_eq(x.oldest_started_ns, y.oldest_started_ns, "%s", what);
     for (uint32_t i = 0; i < x.layers; i++) {
-        const bloomsimd_filter *p = a->layers->layer[i], *q = b->layers->layer[i];
+        const bloomsimd_filter *p = bloomsimd_layer_get(a->layers, i), *q = bloomsimd_layer_get(b->layers, i);
         cr_assert_eq(p->geometry.nblocks, q->geometry.nblocks);
         cr_assert_eq(p->capacity, q->capacity);
         cr_assert_eq(p->fpr, q->fpr);
@@ -307,15 +307,18 @@ Test(persist_layered, a_plain_file_keeps_its_add_new_counter)
 
 /* Recomputes the directory checksum (offset 80) and the header checksum, so
  * that an edited field reaches its own check. */
-static void reseal(uint8_t *buf)
+static void reseal_within(uint8_t *buf, size_t len)
 {
     uint32_t layers = bloomsimd_le32_get(buf + BLOOMSIMD_HDR_LAYER_COUNT);
-    if (layers > BLOOMSIMD_FORMAT_MAX_LAYERS) layers = BLOOMSIMD_FORMAT_MAX_LAYERS;
+    if (layers > (len - BLOOMSIMD_HDR_DIRECTORY) / BLOOMSIMD_FORMAT_ENTRY_BYTES)
+        layers = (uint32_t)((len - BLOOMSIMD_HDR_DIRECTORY) / BLOOMSIMD_FORMAT_ENTRY_BYTES);
     if (bloomsimd_le32_get(buf + BLOOMSIMD_HDR_KIND) != 0)
         bloomsimd_le64_put(buf + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM,
                            XXH3_64bits(buf + BLOOMSIMD_HDR_DIRECTORY, (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * layers));
     bloomsimd_header_reseal(buf);
 }
+
+static void reseal(uint8_t *buf) { reseal_within(buf, BLOOMSIMD_HDR_DIRECTORY + 64 * BLOOMSIMD_FORMAT_ENTRY_BYTES); }
 
 /* The same bytes through deserialize, load and map: all must give `want`. */
 static void expect_all_paths(const uint8_t *buf, size_t len, bloomsimd_status want, const char *what)
@@ -736,5 +739,95 @@ Test(persist_layered, version_2_files_load_and_behave_as_before)
         free(path);
         bloomsimd_destroy(f);
         bloomsimd_destroy(m);
+    }
+}
+
+/* ---- long chains ---- */
+
+/* RedisBloom's BF.RESERVE k 0.0001 1 EXPANSION 1 and 3000 items: a layer per
+ * item. Version 3 (more than 64 layers), the directory past the stack's 8
+ * KiB header, layers packed on 64-byte boundaries; every reader gives the
+ * chain back (answers, layers, counters, bytes), streams in pieces too, and
+ * it grows on after a load exactly as the original. */
+Test(persist_layered, a_chain_of_thousands_of_layers_round_trips)
+{
+    enum { N = 3000 };
+    bloomsimd_options o = {.capacity = 1, .fpr = 1e-4, .growth = 1, .seed = 48, .tightening = 0.0};
+    for (int geometric = 0; geometric < 2; geometric++) {
+        if (geometric) o.tightening = 0.9997; /* layer 2999: 1e-4 * 3e-4 * 0.9997^2999 = 1.2e-8 */
+        bloomsimd_filter *f = make(&o);
+        uint64_t *keys = test_keys(2 * N, 48);
+        size_t fresh = 0;
+        cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys, N, NULL, &fresh), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
+        bloomsimd_info info = info_of(f);
+        cr_assert_eq(info.layers, info.items, "one item per layer");
+        cr_assert(info.layers >= N - 5 && info.layers <= N, "%u layers", info.layers);
+        cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, N, NULL), N);
+        size_t len;
+        uint8_t *buf = serialize(f, &len);
+        cr_assert_eq(bloomsimd_le32_get(buf + BLOOMSIMD_HDR_VERSION), 3);
+        cr_assert_eq(bloomsimd_le32_get(buf + BLOOMSIMD_HDR_SCHEDULE), geometric ? 0u : 1u);
+        uint32_t offset = bloomsimd_le32_get(buf + BLOOMSIMD_HDR_PAYLOAD_OFFSET);
+        cr_assert_eq(offset, (128 + 64 * info.layers + 4095) / 4096 * 4096);
+        cr_assert_eq(len, offset + info.blocks * 64, "packed layers: %zu bytes", len);
+        bloomsimd_filter *g = NULL, *l = NULL, *m = NULL, *w = NULL, *s = NULL;
+        cr_assert_eq(bloomsimd_deserialize(&g, buf, len), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
+        assert_same_filter(f, g, "deserialize");
+        size_t len2;
+        uint8_t *again = serialize(g, &len2);
+        cr_assert(len2 == len && memcmp(buf, again, len) == 0, "re-serializing changed the bytes");
+        test_expect_stream_status(buf, len, BLOOMSIMD_OK, true, "a long chain");
+        test_mem_reader reader = {.buf = buf, .len = len, .max_piece = 7000, .rng = 5};
+        cr_assert_eq(bloomsimd_deserialize_stream(&s, test_mem_read, &reader, NULL), BLOOMSIMD_OK);
+        assert_same_filter(f, s, "stream");
+        char *dir = temp_dir(), path[256];
+        snprintf(path, sizeof path, "%s/long.bsf", dir);
+        cr_assert_eq(bloomsimd_save(f, path), BLOOMSIMD_OK);
+        cr_assert_eq(bloomsimd_load(&l, path), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
+        assert_same_filter(f, l, "load");
+        cr_assert_eq(bloomsimd_map(&m, path, BLOOMSIMD_MAP_READ_ONLY), BLOOMSIMD_OK);
+        assert_same_filter(f, m, "map");
+        bloomsimd_destroy(m);
+        cr_assert_eq(bloomsimd_map(&w, path, BLOOMSIMD_MAP_WRITABLE), BLOOMSIMD_OK);
+        cr_assert_eq(bloomsimd_sync(w), BLOOMSIMD_OK);
+        bloomsimd_destroy(w);
+        bloomsimd_destroy(l);
+        cr_assert_eq(bloomsimd_load(&l, path), BLOOMSIMD_OK, "after sync: %s", bloomsimd_last_error());
+        assert_same_filter(f, l, "load after a writable mapping synced");
+        /* grows on identically */
+        uint8_t *a = malloc(N), *b = malloc(N);
+        size_t na, nb;
+        cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys + N, N / 10, a, &na), BLOOMSIMD_OK);
+        cr_assert_eq(bloomsimd_add_new_batch_u64(g, keys + N, N / 10, b, &nb), BLOOMSIMD_OK);
+        cr_assert(na == nb && memcmp(a, b, N / 10) == 0);
+        assert_same_filter(f, g, "grown after deserialize");
+        /* a layer count off by one, and more than 64 layers in a version-2 header */
+        uint8_t *bad = malloc(len);
+        memcpy(bad, buf, len);
+        bloomsimd_le32_put(bad + BLOOMSIMD_HDR_LAYER_COUNT, info.layers + 1);
+        reseal_within(bad, offset);
+        expect_all_paths(bad, len, BLOOMSIMD_ERR_CORRUPT, "layer count + 1");
+        memcpy(bad, buf, len);
+        bloomsimd_le32_put(bad + BLOOMSIMD_HDR_VERSION, 2);
+        reseal_within(bad, offset);
+        expect_all_paths(bad, len, BLOOMSIMD_ERR_CORRUPT, "version 2 with thousands of layers");
+        /* truncated inside the directory */
+        for (size_t cut = 8191; cut < offset; cut += 40000) {
+            bloomsimd_filter *t = (bloomsimd_filter *)(uintptr_t)1;
+            cr_assert_eq(bloomsimd_deserialize(&t, buf, cut), BLOOMSIMD_ERR_CORRUPT);
+            cr_assert_null(t);
+            test_expect_stream_status(buf, cut, BLOOMSIMD_ERR_CORRUPT, true, "truncated directory");
+        }
+        free(bad);
+        free(a);
+        free(b);
+        free(again);
+        free(buf);
+        free(keys);
+        bloomsimd_destroy(f);
+        bloomsimd_destroy(g);
+        bloomsimd_destroy(l);
+        bloomsimd_destroy(s);
+        test_remove_dir(dir);
     }
 }

@@ -22,6 +22,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,7 @@ static void assert_same_layers(const bloomsimd_filter *a, const bloomsimd_filter
 {
     cr_assert_eq(a->layers->count, b->layers->count, "%s: layer counts differ", what);
     for (uint32_t i = 0; i < a->layers->count; i++) {
-        const bloomsimd_filter *x = a->layers->layer[i], *y = b->layers->layer[i];
+        const bloomsimd_filter *x = bloomsimd_layer_get(a->layers, i), *y = bloomsimd_layer_get(b->layers, i);
         cr_assert_eq(x->geometry.nblocks, y->geometry.nblocks);
         cr_assert_eq(x->items, y->items, "%s: layer %u items", what, i);
         cr_assert(memcmp(x->geometry.words, y->geometry.words, bloomsimd_filter_bytes(x)) == 0,
@@ -658,4 +659,109 @@ Test(scalable, bits_per_key_grown_a_thousandfold_are_as_documented)
     cr_assert_eq(bloomsimd_size_for(&pre, &s), BLOOMSIMD_OK);
     double small = grown_bits_per_key(10000, 10000000, 0.0, BLOOMSIMD_LAYOUT_BLOCK512) / ((double)s.bits / 1e7);
     cr_assert(small <= 1.9, "10^4 -> 10^7: %.4fx", small);
+}
+
+/* RedisBloom's BF.RESERVE k 0.0001 1 EXPANSION 1, then 5000 items: a layer
+ * per item, 5000 layers (past the 64 of the handle and into the table's
+ * segments). Every call works on the chain: lookups (no false negative,
+ * absent keys within the bound), single keys, clone, union of two chains
+ * grown alike, estimate, clear. */
+Test(scalable, five_thousand_layers_at_growth_one, .timeout = 300)
+{
+    enum { N = 5000 };
+    bloomsimd_options o = {.capacity = 1, .fpr = 1e-4, .growth = 1, .seed = 15};
+    bloomsimd_filter *f = make(&o, test_kernel()), *g = make(&o, test_kernel());
+    uint64_t *keys = test_keys(N, 15), *other = test_keys(N, 16);
+    for (size_t at = 0; at < N; at += 700) {
+        size_t n = N - at < 700 ? N - at : 700;
+        cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys + at, n, NULL, NULL), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
+    }
+    for (size_t i = 0; i < N; i++) cr_assert_eq(bloomsimd_add_u64(g, other[i]), BLOOMSIMD_OK);
+    bloomsimd_info info = info_of(f);
+    cr_assert_eq(info.layers, info.items);
+    cr_assert(info.layers >= N - 3, "%u layers for %d items", info.layers, N);
+    cr_assert_eq(info_of(g).layers, N, "plain adds count every key: one layer each");
+    cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, N, NULL), N);
+    for (size_t i = 0; i < N; i += 97) cr_assert(bloomsimd_contains_u64(f, keys[i]));
+    /* the layers' FPRs sum below 1e-4: over 2*10^4 absent keys, a few at most */
+    uint64_t *absent = test_keys(20000, 17);
+    size_t fp = bloomsimd_contains_batch_u64(f, absent, 20000, NULL);
+    cr_assert(fp <= 8, "%zu false positives in 20000 (the bound: 1e-4)", fp);
+    double sum = 0.0;
+    for (uint32_t i = 0; i < info.layers; i++) sum += bloomsimd_layer_get(f->layers, i)->fpr;
+    cr_assert(sum < 1e-4, "the layers' FPRs sum to %g", sum);
+    bloomsimd_filter *c;
+    cr_assert_eq(bloomsimd_clone(&c, f), BLOOMSIMD_OK);
+    assert_same_layers(f, c, "clone");
+    cr_assert(fabs(bloomsimd_estimate_count(f) - (double)info.items) < 0.05 * info.items);
+    /* union: as many layers on both sides (g grew one per key too) */
+    bloomsimd_filter *u;
+    cr_assert_eq(bloomsimd_clone(&u, g), BLOOMSIMD_OK);
+    if (info_of(f).layers == info_of(u).layers) {
+        cr_assert_eq(bloomsimd_union(u, f), BLOOMSIMD_OK);
+        cr_assert_eq(bloomsimd_contains_batch_u64(u, keys, N, NULL), N);
+        cr_assert_eq(bloomsimd_contains_batch_u64(u, other, N, NULL), N);
+    } else {
+        cr_assert_eq(bloomsimd_union(u, f), BLOOMSIMD_ERR_INCOMPATIBLE);
+    }
+    bloomsimd_clear(c);
+    cr_assert_eq(info_of(c).layers, 1);
+    cr_assert_eq(bloomsimd_add_batch_u64(c, keys, 200), BLOOMSIMD_OK);
+    cr_assert_eq(info_of(c).layers, 200);
+    free(keys);
+    free(other);
+    free(absent);
+    bloomsimd_destroy(f);
+    bloomsimd_destroy(g);
+    bloomsimd_destroy(c);
+    bloomsimd_destroy(u);
+}
+
+/* Readers take no lock while a writer grows a concurrent chain past the 64
+ * layers of the handle and into three segments of the table (64, 128, 256):
+ * every key the writer has published is found by every reader at every
+ * moment (run under TSan by scripts/tsan.sh). */
+typedef struct {
+    bloomsimd_filter *f;
+    const uint64_t *keys;
+    size_t published; /* atomic: keys[0..published) are in */
+    size_t misses;
+    int done;         /* atomic */
+} grow_race;
+
+static void *race_reader(void *arg)
+{
+    grow_race *r = arg;
+    uint64_t state = 99;
+    while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+        size_t upto = __atomic_load_n(&r->published, __ATOMIC_ACQUIRE);
+        if (upto == 0) continue;
+        uint64_t probe[64];
+        for (int i = 0; i < 64; i++) probe[i] = r->keys[test_splitmix64(&state) % upto];
+        size_t hits = bloomsimd_contains_batch_u64(r->f, probe, 64, NULL);
+        bool one = bloomsimd_contains_u64(r->f, probe[0]);
+        if (hits != 64 || !one) __atomic_fetch_add(&r->misses, 1, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+Test(scalable, lock_free_readers_while_the_table_grows_past_64_layers)
+{
+    enum { N = 600 * 2, READERS = 2 };
+    bloomsimd_options o = {.capacity = 2, .fpr = 0.01, .growth = 1, .seed = 18, .flags = BLOOMSIMD_CONCURRENT};
+    grow_race r = {.f = make(&o, test_kernel()), .keys = test_keys(N, 18)};
+    pthread_t t[READERS];
+    for (int i = 0; i < READERS; i++) cr_assert_eq(pthread_create(&t[i], NULL, race_reader, &r), 0);
+    for (size_t i = 0; i < N; i += 3) {
+        size_t n = N - i < 3 ? N - i : 3;
+        cr_assert_eq(bloomsimd_add_batch_u64(r.f, r.keys + i, n), BLOOMSIMD_OK);
+        __atomic_store_n(&r.published, i + n, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&r.done, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < READERS; i++) pthread_join(t[i], NULL);
+    cr_assert_eq(r.misses, 0, "%zu lookups missed a published key", r.misses);
+    cr_assert_eq(info_of(r.f).layers, N / 2, "%u layers", info_of(r.f).layers);
+    cr_assert_eq(bloomsimd_contains_batch_u64(r.f, r.keys, N, NULL), N);
+    free((void *)r.keys);
+    bloomsimd_destroy(r.f);
 }

@@ -121,9 +121,11 @@ uint64_t bsr_total_capacity(const bloomsimd_info *info) {
 size_t bsr_mem_usage(const void *value) {
     bloomsimd_info info;
     bloomsimd_get_info(value, &info);
-    /* The library's own filter struct (one per layer) is small next to the
-     * bit arrays; 256 bytes a layer is a deliberate over-estimate. */
-    return (size_t)info.memory_bytes + 256u * (info.layers ? info.layers : 1);
+    /* The library's own objects next to the bit arrays: a 512-byte filter
+     * struct per layer, its slot in the layer table and the allocator's
+     * overhead; 640 bytes a layer is a slight over-estimate (a chain can have
+     * thousands of one-block layers, where this is most of its memory). */
+    return (size_t)info.memory_bytes + 640u * (info.layers ? info.layers : 1);
 }
 
 /* ---- payload ----------------------------------------------------------------------- */

@@ -46,7 +46,7 @@ def test_scaling_keys_get_the_budget_schedule(r):
 def test_grown_a_hundredfold_memory_and_fpr(r):
     """10^4 -> 10^6 items at EXPANSION 2: seven layers, the newest 58% full,
     the shape of the 10^5 -> 10^7 benchmark (redis/bench). MEMORY USAGE is
-    the bit arrays plus 256 bytes a layer."""
+    the bit arrays plus 640 bytes a layer."""
     assert r.execute_command("BF.RESERVE", "g", "0.01", "10000", "EXPANSION", "2") == b"OK"
     n = 1000000
     madd_many(r, "g", [f"in:{i}" for i in range(n)], step=5000)
@@ -103,3 +103,25 @@ def test_a_filter_of_the_former_sizing_loads_and_grows_on(r, needs_persistence):
     assert (info["layers"], float(info["tightening"])) == (4, 0.25)
     assert r.execute_command("BF.INFO", "old", "CAPACITY") == [300 * (1 + 2 + 4 + 8)]
     assert r.execute_command("BFX.MEXISTS64", "old", blob, "ARRAY") == [1] * 4000
+
+
+def test_thousands_of_layers_work_and_reload(r, needs_persistence):
+    """RedisBloom's BF.RESERVE k 0.0001 1 EXPANSION 1, then 5000 items: a layer
+    per item; answers, DEBUG RELOAD (RDB) and DUMP/RESTORE keep all of it."""
+    assert r.execute_command("BF.RESERVE", "k", "0.0001", "1", "EXPANSION", "1") == b"OK"
+    items = [f"item:{i}" for i in range(5000)]
+    added = madd_many(r, "k", items, step=500)
+    layers = r.execute_command("BF.INFO", "k", "FILTERS")[0]
+    assert layers == r.execute_command("BF.CARD", "k") == sum(added) >= 4990
+    assert r.execute_command("BF.INFO", "k", "CAPACITY") == [layers]
+    absent = [f"absent:{i}" for i in range(20000)]
+    assert fpr(r, "k", absent) <= 0.0005
+    r.execute_command("DEBUG", "RELOAD")
+    assert r.execute_command("BF.INFO", "k", "FILTERS") == [layers]
+    assert r.execute_command("BF.MEXISTS", "k", *items) == [1] * len(items)
+    r.restore("copy", 0, r.dump("k"))
+    assert r.execute_command("BF.INFO", "copy", "FILTERS") == [layers]
+    assert r.execute_command("BF.MEXISTS", "copy", *items) == [1] * len(items)
+    # and it keeps growing
+    r.execute_command("BF.MADD", "copy", *[f"more:{i}" for i in range(100)])
+    assert r.execute_command("BF.INFO", "copy", "FILTERS")[0] >= layers + 95

@@ -18,20 +18,17 @@
 
 #include "layers.h"
 
-size_t bloomsimd_layers_in_order(const bloomsimd_filter *f, const bloomsimd_filter **order)
+bloomsimd_probe_order bloomsimd_probe_order_of(const bloomsimd_filter *f)
 {
     const bloomsimd_layers *ls = f->layers;
-    uint32_t count = bloomsimd_layer_count(ls);
-    if (ls->kind == BLOOMSIMD_KIND_SCALABLE) {
-        for (uint32_t i = 0; i < count; i++) order[i] = ls->layer[count - 1 - i];
-    } else {
+    bloomsimd_probe_order o = {.ls = ls, .count = bloomsimd_layer_count(ls), .current = 0};
+    if (ls->kind == BLOOMSIMD_KIND_WINDOW) {
         /* current slot = rotations % G; during a rotate's drain it is still
          * the old one (window.c) */
         uint64_t rotations = __atomic_load_n(&ls->phase, __ATOMIC_ACQUIRE) >> 1;
-        uint32_t current = (uint32_t)(rotations % count);
-        for (uint32_t age = 0; age < count; age++) order[age] = ls->layer[(current + count - age) % count];
+        o.current = (uint32_t)(rotations % o.count);
     }
-    return count;
+    return o;
 }
 
 void bloomsimd_chain_drop_hits(const bloomsimd_filter *layer, uint64_t *cand, uint32_t *idx, size_t from, size_t *m,
@@ -69,8 +66,8 @@ void bloomsimd_chain_drop_hits(const bloomsimd_filter *layer, uint64_t *cand, ui
 size_t bloomsimd_layered_lookup(const bloomsimd_filter *f, const uint64_t *src, bool src_keys, size_t n,
                                 bloomsimd_hit_form form, void *out)
 {
-    const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
-    size_t layers = bloomsimd_layers_in_order(f, order);
+    bloomsimd_probe_order order = bloomsimd_probe_order_of(f);
+    size_t layers = order.count;
     uint64_t hashed[BLOOMSIMD_CHAIN_CHUNK], dense[BLOOMSIMD_CHAIN_CHUNK];
     uint32_t idx[BLOOMSIMD_CHAIN_CHUNK];
     uint8_t found_local[BLOOMSIMD_CHAIN_CHUNK], hit[BLOOMSIMD_CHAIN_CHUNK];
@@ -79,7 +76,7 @@ size_t bloomsimd_layered_lookup(const bloomsimd_filter *f, const uint64_t *src, 
         size_t count = n - base < BLOOMSIMD_CHAIN_CHUNK ? n - base : BLOOMSIMD_CHAIN_CHUNK;
         const uint64_t *h = bloomsimd_chunk_hashes(f, src, src_keys, base, count, hashed);
         uint8_t *found = (form == BLOOMSIMD_HITS_BYTES && out) ? (uint8_t *)out + base : found_local;
-        const bloomsimd_filter *first = order[0];
+        const bloomsimd_filter *first = bloomsimd_layer_in_order(&order, 0);
         size_t pending = first->kernel->contains_hashes(&first->geometry, h, count, BLOOMSIMD_HITS_BYTES, found);
         const uint64_t *cand = h; /* the hashes in play; until the first compaction, all of them */
         bool dense_idx = false;   /* cand[i] is key idx[i] (else key i) */
@@ -96,7 +93,8 @@ size_t bloomsimd_layered_lookup(const bloomsimd_filter *f, const uint64_t *src, 
                 cand = dense, dense_idx = true, m = kept;
                 if (m == 0) break;
             }
-            pending = order[l]->kernel->contains_hashes(&order[l]->geometry, cand, m, BLOOMSIMD_HITS_BYTES, hit);
+            const bloomsimd_filter *layer = bloomsimd_layer_in_order(&order, (uint32_t)l);
+            pending = layer->kernel->contains_hashes(&layer->geometry, cand, m, BLOOMSIMD_HITS_BYTES, hit);
             if (dense_idx)
                 for (size_t i = 0; i < m; i++) found[idx[i]] |= hit[i];
             else
@@ -124,9 +122,10 @@ size_t bloomsimd_layered_lookup(const bloomsimd_filter *f, const uint64_t *src, 
 
 bool bloomsimd_layered_contains_one(const bloomsimd_filter *f, uint64_t hash)
 {
-    const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
-    size_t layers = bloomsimd_layers_in_order(f, order);
-    for (size_t l = 0; l < layers; l++)
-        if (order[l]->kernel->contains_one(&order[l]->geometry, hash)) return true;
+    bloomsimd_probe_order order = bloomsimd_probe_order_of(f);
+    for (uint32_t l = 0; l < order.count; l++) {
+        const bloomsimd_filter *layer = bloomsimd_layer_in_order(&order, l);
+        if (layer->kernel->contains_one(&layer->geometry, hash)) return true;
+    }
     return false;
 }

@@ -67,10 +67,25 @@ bloomsimd_status bloomsimd_layer_alloc(const bloomsimd_filter *handle, uint64_t 
     return BLOOMSIMD_OK;
 }
 
+bloomsimd_filter **bloomsimd_layer_slot(bloomsimd_layers *ls, uint32_t i)
+{
+    if (i < BLOOMSIMD_LAYERS_INLINE) return &ls->layer[i];
+    uint32_t s = bloomsimd_layer_segment(i), first = bloomsimd_segment_first(s);
+    if (!ls->segment[s]) ls->segment[s] = calloc(first, sizeof *ls->segment[s]); /* segment s holds `first` */
+    return ls->segment[s] ? &ls->segment[s][i - first] : NULL;
+}
+
 void bloomsimd_layered_destroy(bloomsimd_filter *f)
 {
     bloomsimd_layers *ls = f->layers;
-    for (uint32_t i = 0; i < BLOOMSIMD_MAX_LAYERS; i++) bloomsimd_destroy(ls->layer[i]);
+    /* every slot, not only the first `count`: a failed load or clone leaves
+     * layers in slots it never published */
+    for (uint32_t i = 0; i < BLOOMSIMD_LAYERS_INLINE; i++) bloomsimd_destroy(ls->layer[i]);
+    for (uint32_t s = 1; s < BLOOMSIMD_LAYER_SEGMENTS; s++) {
+        if (!ls->segment[s]) continue;
+        for (uint32_t j = 0; j < bloomsimd_segment_first(s); j++) bloomsimd_destroy(ls->segment[s][j]);
+        free(ls->segment[s]);
+    }
     pthread_mutex_destroy(&ls->lock);
     free(ls);
     f->layers = NULL;
@@ -139,7 +154,7 @@ bloomsimd_status bloomsimd_scalable_next_layer(const bloomsimd_filter *f, uint32
     const bloomsimd_layers *ls = f->layers;
     if (i >= BLOOMSIMD_MAX_LAYERS)
         return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "the filter has the maximum %u layers", BLOOMSIMD_MAX_LAYERS);
-    const bloomsimd_filter *prev = ls->layer[i - 1];
+    const bloomsimd_filter *prev = bloomsimd_layer_get(ls, i - 1);
     bloomsimd_chain_plan plan = bloomsimd_chain_plan_of(f);
     bloomsimd_chain_step last = {.capacity = prev->capacity, .fpr = prev->fpr, .through = ls->through}, next;
     bloomsimd_status st = bloomsimd_chain_next(&plan, &last, &next);
@@ -228,17 +243,19 @@ void bloomsimd_layered_clear(bloomsimd_filter *f)
      * live in a file mapping cannot be released, so they are only zeroed. */
     if (ls->kind == BLOOMSIMD_KIND_SCALABLE && f->storage != BLOOMSIMD_STORAGE_FILE_MAP) {
         for (uint32_t i = 1; i < count; i++) {
-            bloomsimd_destroy(ls->layer[i]);
-            ls->layer[i] = NULL;
+            bloomsimd_filter **slot = bloomsimd_layer_slot(ls, i); /* allocated: layer i exists */
+            bloomsimd_destroy(*slot);
+            *slot = NULL;
         }
         count = ls->count = 1;
         ls->through = (double)ls->layer[0]->capacity;
     }
     int64_t now = bloomsimd_now_ns();
     for (uint32_t i = 0; i < count; i++) {
-        bloomsimd_clear(ls->layer[i]);
-        ls->layer[i]->items = 0;
-        if (ls->kind == BLOOMSIMD_KIND_WINDOW) ls->layer[i]->started_ns = now;
+        bloomsimd_filter *layer = bloomsimd_layer_get(ls, i);
+        bloomsimd_clear(layer);
+        layer->items = 0;
+        if (ls->kind == BLOOMSIMD_KIND_WINDOW) layer->started_ns = now;
     }
 }
 
@@ -251,8 +268,9 @@ void bloomsimd_layered_info(const bloomsimd_filter *f, bloomsimd_info *info)
     info->blocks = 0;
     info->items = 0;
     for (uint32_t i = 0; i < count; i++) {
-        info->blocks += ls->layer[i]->geometry.nblocks;
-        info->items += bloomsimd_items_get(ls->layer[i]);
+        const bloomsimd_filter *layer = bloomsimd_layer_get(ls, i);
+        info->blocks += layer->geometry.nblocks;
+        info->items += bloomsimd_items_get(layer);
     }
     info->bits = info->blocks * bloomsimd_filter_block_bits(f);
     info->memory_bytes = info->blocks * bloomsimd_layout_block_bytes(f->geometry.layout);
@@ -285,7 +303,7 @@ static double scalable_fpr(const bloomsimd_filter *f, uint64_t items)
             step = next;
         }
         if (i < count) {
-            const bloomsimd_filter *layer = ls->layer[i];
+            const bloomsimd_filter *layer = bloomsimd_layer_get(ls, i);
             blocks = layer->geometry.nblocks, k = layer->geometry.k;
         } else {
             bloomsimd_options lo = {.capacity = step.capacity, .fpr = step.fpr, .k = ls->k_option, .layout = f->geometry.layout};

@@ -23,6 +23,11 @@
 
 #include "../internal.h"
 
+/* The layer table (struct bloomsimd_layers): the first layers inline, the
+ * rest in segments of doubling size. */
+#define BLOOMSIMD_LAYERS_INLINE 64u
+#define BLOOMSIMD_LAYER_SEGMENTS 19u /* [1..18]: 64 + 64 (2^18 - 1) = 2^24 layers */
+
 /* Keys per pass of a layered lookup or insert: each pass probes one layer
  * with every key of the chunk still undecided (one pipelined kernel call
  * per layer), so the chunk must be long enough for the kernel's prefetch
@@ -75,7 +80,14 @@ struct bloomsimd_layers {
     uint32_t count;        /* layers in use (scalable: atomic, release on grow); a window: G */
     uint64_t phase;        /* window: 2 * rotations, + 1 while a rotate drains (window.c); atomic */
     pthread_mutex_t lock;  /* serialises grows and rotates */
-    bloomsimd_filter *layer[BLOOMSIMD_MAX_LAYERS];
+    /* The layer table: layers 0..63 here, layer i >= 64 in segment s =
+     * floor(log2(i / 64)) + 1, which holds layers 64 * 2^(s-1) .. 64 * 2^s - 1.
+     * A segment is allocated (under `lock`) before the first of its layers is
+     * published and is never moved or freed before destroy, so a reader that
+     * acquired `count` reads any slot below it without a lock; segments 1..18
+     * reach BLOOMSIMD_MAX_LAYERS = 2^24 (bloomsimd_layer_get). */
+    bloomsimd_filter *layer[BLOOMSIMD_LAYERS_INLINE];
+    bloomsimd_filter **segment[BLOOMSIMD_LAYER_SEGMENTS];
     /* window: writers registered under phase p, at [p % 4]; on its own cache
      * line so that registration does not invalidate the line readers load
      * `phase` from. */
@@ -123,8 +135,15 @@ int64_t bloomsimd_now_ns(void);
 
 /* ---- chain.c ---- */
 /* The layers in probe order (scalable: newest first; window: current
- * first), as of one acquire load. Returns how many. */
-size_t bloomsimd_layers_in_order(const bloomsimd_filter *f, const bloomsimd_filter **order);
+ * first), as of one acquire load of the count (and a window's phase). */
+typedef struct bloomsimd_probe_order {
+    const bloomsimd_layers *ls;
+    uint32_t count;   /* layers to probe */
+    uint32_t current; /* a window's current slot */
+} bloomsimd_probe_order;
+bloomsimd_probe_order bloomsimd_probe_order_of(const bloomsimd_filter *f);
+/* Layer l (0 <= l < o->count) in probe order. */
+static inline const bloomsimd_filter *bloomsimd_layer_in_order(const bloomsimd_probe_order *o, uint32_t l);
 /* Lookup of n keys (src_keys: 64-bit keys, else hashes) through every layer,
  * one pass per layer over the keys still undecided; writes `out` in `form`. */
 size_t bloomsimd_layered_lookup(const bloomsimd_filter *f, const uint64_t *src, bool src_keys, size_t n,
@@ -155,6 +174,29 @@ static inline bloomsimd_status bloomsimd_layered_insert(bloomsimd_filter *f, con
         return bloomsimd_scalable_insert(f, src, src_keys, n, out, fresh, report);
     return bloomsimd_window_insert(f, src, src_keys, n, out, fresh, report);
 }
+
+/* Segment and offset of layer i >= BLOOMSIMD_LAYERS_INLINE. */
+static inline uint32_t bloomsimd_layer_segment(uint32_t i) { return 32u - (uint32_t)__builtin_clz(i >> 6); }
+static inline uint32_t bloomsimd_segment_first(uint32_t s) { return BLOOMSIMD_LAYERS_INLINE << (s - 1); }
+
+/* Layer i (i below the count the caller acquired, or under the lock). */
+static inline bloomsimd_filter *bloomsimd_layer_get(const bloomsimd_layers *ls, uint32_t i)
+{
+    if (i < BLOOMSIMD_LAYERS_INLINE) return ls->layer[i];
+    uint32_t s = bloomsimd_layer_segment(i);
+    return ls->segment[s][i - bloomsimd_segment_first(s)];
+}
+
+static inline const bloomsimd_filter *bloomsimd_layer_in_order(const bloomsimd_probe_order *o, uint32_t l)
+{
+    if (o->ls->kind == BLOOMSIMD_KIND_SCALABLE) return bloomsimd_layer_get(o->ls, o->count - 1 - l);
+    return o->ls->layer[(o->current + o->count - l) % o->count];
+}
+
+/* The slot of layer i < BLOOMSIMD_MAX_LAYERS, allocating its segment (zeroed)
+ * if this is its first layer; NULL if that allocation failed. Writers only:
+ * under the lock, or before the handle is shared. */
+bloomsimd_filter **bloomsimd_layer_slot(bloomsimd_layers *ls, uint32_t i);
 
 /* Layers in use: an acquire load (pairs with the release store of a grow). */
 static inline uint32_t bloomsimd_layer_count(const bloomsimd_layers *ls)

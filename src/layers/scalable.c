@@ -68,15 +68,21 @@ static bloomsimd_status grow(bloomsimd_filter *f, uint32_t seen)
     bloomsimd_status st = BLOOMSIMD_OK;
     pthread_mutex_lock(&ls->lock);
     uint32_t count = __atomic_load_n(&ls->count, __ATOMIC_RELAXED);
-    if (count == seen && bloomsimd_items_get(ls->layer[count - 1]) >= ls->layer[count - 1]->capacity) {
+    const bloomsimd_filter *newest = bloomsimd_layer_get(ls, count - 1);
+    if (count == seen && bloomsimd_items_get(newest) >= newest->capacity) {
         bloomsimd_filter *layer = NULL;
         double through = 0.0;
         /* a writable mapping cannot grow: its layers are the file's */
         st = f->storage == BLOOMSIMD_STORAGE_FILE_MAP
                  ? bloomsimd_fail(BLOOMSIMD_ERR_READ_ONLY, "a mapped scalable filter cannot grow (load it to grow)")
                  : bloomsimd_scalable_next_layer(f, count, &layer, &through);
+        bloomsimd_filter **slot = st == BLOOMSIMD_OK ? bloomsimd_layer_slot(ls, count) : NULL;
+        if (st == BLOOMSIMD_OK && !slot) {
+            bloomsimd_destroy(layer);
+            st = bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the layer table for layer %u failed", count);
+        }
         if (st == BLOOMSIMD_OK) {
-            ls->layer[count] = layer;
+            *slot = layer;
             ls->through = through;
             /* the layer is complete before any thread can see it */
             __atomic_store_n(&ls->count, count + 1, __ATOMIC_RELEASE);
@@ -102,16 +108,17 @@ static bloomsimd_status insert_chunk(bloomsimd_filter *f, const uint64_t *h, siz
     uint32_t layers = bloomsimd_layer_count(ls);
     /* candidates: keys no older layer holds, probing the larger layers first */
     if (report)
-        for (uint32_t l = layers - 1; l-- > 0 && m > 0;) bloomsimd_chain_drop_hits(ls->layer[l], cand, idx, 0, &m, NULL);
+        for (uint32_t l = layers - 1; l-- > 0 && m > 0;)
+            bloomsimd_chain_drop_hits(bloomsimd_layer_get(ls, l), cand, idx, 0, &m, NULL);
     uint32_t checked = layers - 1; /* candidates are checked against the layers below `checked` */
     size_t pos = 0;
     while (pos < m) {
         layers = bloomsimd_layer_count(ls);
         if (report)
             for (; checked + 1 < layers && pos < m; checked++)
-                bloomsimd_chain_drop_hits(ls->layer[checked], cand, idx, pos, &m, NULL);
+                bloomsimd_chain_drop_hits(bloomsimd_layer_get(ls, checked), cand, idx, pos, &m, NULL);
         if (pos == m) break;
-        bloomsimd_filter *top = ls->layer[layers - 1];
+        bloomsimd_filter *top = bloomsimd_layer_get(ls, layers - 1);
         size_t take = reserve(top, m - pos);
         if (take == 0) {
             /* Full. Keys the newest layer already holds need no room: drop

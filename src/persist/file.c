@@ -108,21 +108,27 @@ static bloomsimd_status write_file(const bloomsimd_filter *f, int fd)
 {
     bloomsimd_header h;
     bloomsimd_layers_hold(f);
-    bloomsimd_header_from_filter(f, 0, &h);
-    bloomsimd_status st = BLOOMSIMD_OK;
+    bloomsimd_status st = bloomsimd_header_from_filter(f, 0, &h);
     for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++) {
         uint64_t checksum = 0;
         st = bloomsimd_stream_payload(bloomsimd_payload_layer(f, i), fd, (off_t)h.layer[i].offset, &checksum);
         bloomsimd_header_set_checksum(&h, i, checksum);
     }
     bloomsimd_layers_release(f);
-    if (st != BLOOMSIMD_OK) return st;
-    uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
-    bloomsimd_header_encode(&h, header);
-    if (ftruncate(fd, (off_t)bloomsimd_header_file_bytes(&h)) != 0 ||
-        bloomsimd_pwrite_all(fd, header, h.payload_offset, 0) != 0 || fsync(fd) != 0)
-        return bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "writing the temporary file");
-    return BLOOMSIMD_OK;
+    uint8_t stack[BLOOMSIMD_FORMAT_HEADER_MAX];
+    uint8_t *header = st == BLOOMSIMD_OK ? bloomsimd_header_buffer(&h, stack) : NULL;
+    if (st == BLOOMSIMD_OK && !header) st = bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the header failed");
+    if (st == BLOOMSIMD_OK) {
+        bloomsimd_header_encode(&h, header);
+        if (ftruncate(fd, (off_t)bloomsimd_header_file_bytes(&h)) != 0 ||
+            bloomsimd_pwrite_all(fd, header, h.payload_offset, 0) != 0 || fsync(fd) != 0)
+            st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "writing the temporary file");
+    }
+    int saved = errno;
+    bloomsimd_header_buffer_free(header, stack);
+    bloomsimd_header_release(&h);
+    errno = saved;
+    return st;
 }
 
 bloomsimd_status bloomsimd_save(const bloomsimd_filter *f, const char *path)
@@ -210,16 +216,29 @@ bloomsimd_status bloomsimd_load_with(bloomsimd_filter **out, const char *path, c
     st = bloomsimd_open_regular(path, O_RDONLY, &fd, &size);
     if (st != BLOOMSIMD_OK) return st;
 
-    uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
-    size_t want = size < sizeof header ? (size_t)size : sizeof header;
+    uint8_t stack[BLOOMSIMD_FORMAT_HEADER_MAX], *header = stack;
+    size_t want = size < sizeof stack ? (size_t)size : sizeof stack;
     ssize_t got = bloomsimd_pread_full(fd, header, want, 0);
+    /* a header longer than the stack's (a chain of more than 64 layers):
+     * read as much as it claims, which the file's length bounds */
+    uint32_t claimed = got >= BLOOMSIMD_FORMAT_FIXED_BYTES ? bloomsimd_le32_get(header + BLOOMSIMD_HDR_PAYLOAD_OFFSET) : 0;
+    if (got == (ssize_t)sizeof stack && claimed > sizeof stack && claimed <= size) {
+        header = malloc(claimed);
+        if (!header) {
+            close(fd);
+            return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a header of %u bytes failed", (unsigned)claimed);
+        }
+        got = bloomsimd_pread_full(fd, header, claimed, 0);
+    }
     if (got < 0) {
         st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "reading the header of %.160s", path);
+        bloomsimd_header_buffer_free(header, stack);
         bloomsimd_close_keep_errno(fd);
         return st;
     }
     bloomsimd_header h;
     st = bloomsimd_header_decode(header, (size_t)got, size, &h);
+    bloomsimd_header_buffer_free(header, stack);
     if (st != BLOOMSIMD_OK) {
         close(fd);
         return st;
@@ -227,12 +246,14 @@ bloomsimd_status bloomsimd_load_with(bloomsimd_filter **out, const char *path, c
     bloomsimd_filter *f;
     st = bloomsimd_filter_from_header(&h, NULL, &choice, &f);
     if (st != BLOOMSIMD_OK) {
+        bloomsimd_header_release(&h);
         close(fd);
         return st;
     }
     for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++) st = read_layer(fd, &h, i, bloomsimd_payload_layer(f, i));
     int saved = errno;
     close(fd);
+    bloomsimd_header_release(&h);
     if (st != BLOOMSIMD_OK) {
         bloomsimd_destroy(f);
         errno = saved;

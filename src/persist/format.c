@@ -4,9 +4,9 @@
  *
  * Validation trusts nothing: every length is compared with what the caller
  * actually holds before it is used, and the only arithmetic on untrusted
- * numbers (block_count * 64 rounded up, sums over at most 64 layers,
+ * numbers (block_count * 64 rounded up, sums over at most 2^24 layers,
  * payload_offset + payload_bytes) is done after each block_count <= 2^32 is
- * established, so it stays below 2^45 and cannot wrap. A layered file's
+ * established, so it stays below 2^63 and cannot wrap. A layered file's
  * scalable chain (capacities c * g^i, FPRs by its schedule) is recomputed
  * with the writer's arithmetic (src/layers/schedule.c: correctly rounded
  * operations only) and must match bit for bit.
@@ -67,7 +67,34 @@ static void lay_out(bloomsimd_header *h)
 
 bloomsimd_filter *bloomsimd_payload_layer(const bloomsimd_filter *f, uint32_t i)
 {
-    return f->layers ? f->layers->layer[i] : (bloomsimd_filter *)(uintptr_t)f;
+    return f->layers ? bloomsimd_layer_get(f->layers, i) : (bloomsimd_filter *)(uintptr_t)f;
+}
+
+void bloomsimd_header_release(bloomsimd_header *h)
+{
+    if (h->layer != h->inline_layer) free(h->layer);
+    h->layer = h->inline_layer;
+}
+
+/* Points h->layer at room for `layers` entries. */
+static bool directory_room(bloomsimd_header *h, uint32_t layers)
+{
+    h->layer = h->inline_layer;
+    if (layers <= BLOOMSIMD_FORMAT_MAX_LAYERS) return true;
+    h->layer = calloc(layers, sizeof *h->layer);
+    if (h->layer) return true;
+    h->layer = h->inline_layer;
+    return false;
+}
+
+uint8_t *bloomsimd_header_buffer(const bloomsimd_header *h, uint8_t *stack)
+{
+    return h->payload_offset <= BLOOMSIMD_FORMAT_HEADER_MAX ? stack : calloc(1, h->payload_offset);
+}
+
+void bloomsimd_header_buffer_free(uint8_t *buffer, const uint8_t *stack)
+{
+    if (buffer != stack) free(buffer);
 }
 
 void bloomsimd_layers_hold(const bloomsimd_filter *f)
@@ -80,9 +107,10 @@ void bloomsimd_layers_release(const bloomsimd_filter *f)
     if (f->layers) pthread_mutex_unlock(&f->layers->lock);
 }
 
-void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flags, bloomsimd_header *h)
+bloomsimd_status bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flags, bloomsimd_header *h)
 {
     memset(h, 0, sizeof *h);
+    h->layer = h->inline_layer;
     h->version = BLOOMSIMD_FORMAT_VERSION_OLDEST;
     h->layout_id = f->geometry.layout;
     h->hash_id = f->geometry.hash_id;
@@ -101,20 +129,23 @@ void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flag
         const bloomsimd_layers *ls = f->layers;
         h->kind = ls->kind;
         h->layers = h->layer_count = __atomic_load_n(&ls->count, __ATOMIC_ACQUIRE);
+        if (!directory_room(h, h->layers))
+            return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the directory of %u layers failed", h->layers);
         if (ls->kind == BLOOMSIMD_KIND_SCALABLE) {
             h->k = ls->k_option;
             h->growth = ls->growth;
             h->tightening = ls->tightening;
             h->schedule = ls->schedule;
             h->through = ls->through;
-            /* the oldest version that describes it: 2 knows only the geometric schedule */
-            if (ls->schedule != BLOOMSIMD_SCHEDULE_GEOMETRIC) h->version = 3;
+            /* the oldest version that describes it: 2 knows only the
+             * geometric schedule and up to 64 layers */
+            if (ls->schedule != BLOOMSIMD_SCHEDULE_GEOMETRIC || h->layers > BLOOMSIMD_FORMAT_MAX_LAYERS) h->version = 3;
         } else {
-            h->k = ls->layer[0]->geometry.k;
+            h->k = bloomsimd_layer_get(ls, 0)->geometry.k;
             h->rotations = __atomic_load_n(&ls->phase, __ATOMIC_ACQUIRE) >> 1;
         }
         for (uint32_t i = 0; i < h->layers; i++) {
-            const bloomsimd_filter *layer = ls->layer[i];
+            const bloomsimd_filter *layer = bloomsimd_layer_get(ls, i);
             h->layer[i] = (bloomsimd_layer_entry){.blocks = layer->geometry.nblocks,
                                                   .k = layer->geometry.k,
                                                   .capacity = layer->capacity,
@@ -125,6 +156,7 @@ void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flag
     }
     h->payload_offset = (uint32_t)payload_offset_for(h->layer_count);
     lay_out(h);
+    return BLOOMSIMD_OK;
 }
 
 void bloomsimd_header_set_checksum(bloomsimd_header *h, uint32_t i, uint64_t checksum)
@@ -237,6 +269,11 @@ static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h
     if (h->payload_checksum != directory)
         return CORRUPT("layer directory checksum mismatch (stored %016llx, computed %016llx)",
                        (unsigned long long)h->payload_checksum, (unsigned long long)directory);
+    /* the entries are there (avail >= payload_offset): at most 56 bytes of
+     * memory per 64 of input */
+    if (!directory_room(h, h->layer_count))
+        return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the directory of %u layers failed",
+                              (unsigned)h->layer_count);
     h->layers = h->layer_count;
     for (uint32_t i = 0; i < h->layers; i++) {
         const uint8_t *e = hdr + BLOOMSIMD_HDR_DIRECTORY + (size_t)BLOOMSIMD_FORMAT_ENTRY_BYTES * i;
@@ -325,9 +362,19 @@ static bloomsimd_status decode_directory(const uint8_t *hdr, bloomsimd_header *h
     return BLOOMSIMD_OK;
 }
 
+static bloomsimd_status decode(const uint8_t *hdr, size_t avail, uint64_t total_len, bloomsimd_header *h);
+
 bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint64_t total_len, bloomsimd_header *h)
 {
+    bloomsimd_status st = decode(hdr, avail, total_len, h);
+    if (st != BLOOMSIMD_OK) bloomsimd_header_release(h);
+    return st;
+}
+
+static bloomsimd_status decode(const uint8_t *hdr, size_t avail, uint64_t total_len, bloomsimd_header *h)
+{
     memset(h, 0, sizeof *h);
+    h->layer = h->inline_layer;
     /* 1. Enough bytes for the fixed header, and the magic. */
     if (total_len == 0) return CORRUPT("empty input (0 bytes): not a bloomsimd filter");
     /* the magic first, so that any other file is named for what it is not */
@@ -388,8 +435,10 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
     if (h->kind > BLOOMSIMD_KIND_WINDOW) /* intact, from a newer writer */
         return NEWER("filter kind %u is unknown to this library (0 plain, 1 scalable, 2 window)", (unsigned)h->kind);
     bool plain = h->kind == BLOOMSIMD_KIND_PLAIN;
-    if (plain ? h->layer_count != 0 : (h->layer_count < 1 || h->layer_count > BLOOMSIMD_FORMAT_MAX_LAYERS))
-        return CORRUPT("layer count %u for a %s filter (plain 0, layered 1..64)", (unsigned)h->layer_count,
+    uint32_t most = h->version >= 3 && h->kind == BLOOMSIMD_KIND_SCALABLE ? BLOOMSIMD_MAX_LAYERS : BLOOMSIMD_FORMAT_MAX_LAYERS;
+    if (plain ? h->layer_count != 0 : (h->layer_count < 1 || h->layer_count > most))
+        return CORRUPT("layer count %u for a %s filter (plain 0, layered 1..64, scalable in version 3 1..2^24)",
+                       (unsigned)h->layer_count,
                        plain ? "plain" : h->kind == BLOOMSIMD_KIND_SCALABLE ? "scalable" : "window");
     uint64_t offset = payload_offset_for(h->layer_count);
     if (h->payload_offset != offset)
@@ -448,7 +497,7 @@ bloomsimd_status bloomsimd_header_decode(const uint8_t *hdr, size_t avail, uint6
         if (st != BLOOMSIMD_OK) return st;
     }
     uint64_t blocks = h->blocks, payload_bytes = h->payload_bytes;
-    lay_out(h); /* sums of at most 64 layers of <= 2^32 blocks: no wrap */
+    lay_out(h); /* sums of at most 2^24 layers of <= 2^32 blocks: no wrap */
     if (h->blocks != blocks || h->payload_bytes != payload_bytes)
         return CORRUPT("block count %llu and payload bytes %llu in the header; the layers give %llu and %llu",
                        (unsigned long long)blocks, (unsigned long long)payload_bytes,
@@ -565,8 +614,11 @@ bloomsimd_status bloomsimd_filter_from_header(const bloomsimd_header *h, uint8_t
     ls->through = h->through;
     ls->k_option = h->kind == BLOOMSIMD_KIND_SCALABLE ? h->k : 0;
     ls->phase = h->rotations * 2;
-    for (uint32_t i = 0; i < h->layers && st == BLOOMSIMD_OK; i++)
-        st = make_layer(h, &h->layer[i], mapped, kernel, flags, &ls->layer[i]);
+    for (uint32_t i = 0; i < h->layers && st == BLOOMSIMD_OK; i++) {
+        bloomsimd_filter **slot = bloomsimd_layer_slot(ls, i);
+        st = slot ? make_layer(h, &h->layer[i], mapped, kernel, flags, slot)
+                  : bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the layer table failed");
+    }
     if (st != BLOOMSIMD_OK) {
         bloomsimd_destroy(f);
         return st;

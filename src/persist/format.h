@@ -26,7 +26,7 @@
  *       80    8  payload_checksum (plain: XXH3_64bits of the payload; layered: of the layer directory)
  *       88    8  items (plain: the add_new counter; layered: 0)
  *                [v3, layered: u32 schedule at 88 (0 geometric, 1 budget; src/layers/schedule.c), u32 0 at 92]
- *       96    4  layer_count (plain 0; scalable 1..64; window 2..64)
+ *       96    4  layer_count (plain 0; scalable 1..64 [v3: 1..2^24]; window 2..64)
  *      100    4  growth (scalable >= 1, else 0)
  *      104    8  tightening (scalable, geometric schedule: in (0, 1); else 0)
  *      112    8  rotations (window, < 2^62, else 0)
@@ -63,14 +63,18 @@
 #define BLOOMSIMD_FORMAT_CHECKSUMMED_BYTES 120u
 /* Layer directory entries of layered files, from offset 128. */
 #define BLOOMSIMD_FORMAT_ENTRY_BYTES 64u
+/* Layers of a version-2 file (and of any window: BLOOMSIMD_MAX_GENERATIONS);
+ * a version-3 file holds up to BLOOMSIMD_MAX_LAYERS (2^24: its payload
+ * offset, 128 + 64 * 2^24 rounded up, still fits the 32-bit field). */
 #define BLOOMSIMD_FORMAT_MAX_LAYERS 64u
 /* Layer payloads start on multiples of this in version 2 (the page size)... */
 #define BLOOMSIMD_FORMAT_ALIGN 4096u
 /* ... and of this in version 3 (a block512 line: mappable in place either
  * way, and a chain of thousands of one-block layers is not 64 times its bits). */
 #define BLOOMSIMD_FORMAT_ALIGN_V3 64u
-/* The largest payload_offset: 128 + 64 * 64 rounded up. Readers read this
- * much header (or the whole file if shorter). */
+/* The largest payload_offset of up to 64 layers: 128 + 64 * 64 rounded up.
+ * Headers this long are read and written on the stack; a longer one (a
+ * version-3 chain of more layers) on the heap. */
 #define BLOOMSIMD_FORMAT_HEADER_MAX 8192u
 #define BLOOMSIMD_FORMAT_MAX_ROTATIONS (UINT64_C(1) << 62)
 
@@ -154,10 +158,20 @@ typedef struct bloomsimd_header {
     double through;       /* scalable: the chain's capacity through its last layer (derived, not stored) */
     uint64_t rotations;
     /* the payload's layers: layered files, layer_count entries; plain, layer[0]
-     * (blocks, k, checksum = payload_checksum, offset 4096), count 1 */
+     * (blocks, k, checksum = payload_checksum, offset 4096), count 1. `layer`
+     * points at `inline_layer`, or for more than 64 layers at an array of
+     * the heap that bloomsimd_header_release frees (the struct must not be
+     * copied). */
     uint32_t layers;
-    bloomsimd_layer_entry layer[BLOOMSIMD_FORMAT_MAX_LAYERS];
+    bloomsimd_layer_entry *layer;
+    bloomsimd_layer_entry inline_layer[BLOOMSIMD_FORMAT_MAX_LAYERS];
 } bloomsimd_header;
+
+/* Frees a directory of more than 64 layers (h->layer then points at nothing
+ * valid). Every header that bloomsimd_header_from_filter or a successful
+ * bloomsimd_header_decode filled must be released; a failed decode releases
+ * its own. */
+void bloomsimd_header_release(bloomsimd_header *h);
 
 static inline void bloomsimd_le32_put(uint8_t *p, uint32_t v)
 {
@@ -187,8 +201,15 @@ static inline uint64_t bloomsimd_le64_get(const uint8_t *p)
  * geometry, counters and file offsets; the layers' checksums are left 0 for
  * the caller (bloomsimd_header_set_checksum). A layered filter must be held
  * still by its lock (bloomsimd_layers_hold) while this and the payload copy
- * run. */
-void bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flags, bloomsimd_header *h);
+ * run. BLOOMSIMD_OK, or NO_MEMORY for the directory of a long chain (h then
+ * needs no release). */
+bloomsimd_status bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flags, bloomsimd_header *h);
+
+/* Where to encode h's header: `stack` when its payload_offset fits
+ * BLOOMSIMD_FORMAT_HEADER_MAX, else a zeroed heap buffer (NULL: no memory).
+ * bloomsimd_header_buffer_free(buffer, stack) releases it. */
+uint8_t *bloomsimd_header_buffer(const bloomsimd_header *h, uint8_t *stack);
+void bloomsimd_header_buffer_free(uint8_t *buffer, const uint8_t *stack);
 /* Records the checksum of payload layer i (plain: the payload checksum). */
 void bloomsimd_header_set_checksum(bloomsimd_header *h, uint32_t i, uint64_t checksum);
 /* The bit-array object holding payload layer i of f (a plain filter: f). */
@@ -219,8 +240,9 @@ uint64_t bloomsimd_header_checksum(const uint8_t *header);
  * the order of docs/FORMAT.md "Validation", and decodes it. `avail` is how
  * many header bytes the caller could read (the header is never read beyond
  * min(avail, BLOOMSIMD_FORMAT_HEADER_MAX)).
- * Returns BLOOMSIMD_OK, BLOOMSIMD_ERR_CORRUPT, BLOOMSIMD_ERR_VERSION, or
- * BLOOMSIMD_ERR_TOO_LARGE (a valid file that does not fit this address space).
+ * Returns BLOOMSIMD_OK, BLOOMSIMD_ERR_CORRUPT, BLOOMSIMD_ERR_VERSION,
+ * BLOOMSIMD_ERR_TOO_LARGE (a valid file that does not fit this address space)
+ * or BLOOMSIMD_ERR_NO_MEMORY (the directory of more than 64 layers).
  * The payload checksum is NOT checked here.
  */
 bloomsimd_status bloomsimd_header_decode(const uint8_t *header, size_t avail, uint64_t total_len,

@@ -67,6 +67,7 @@ bloomsimd_status bloomsimd_map_with(bloomsimd_filter **out, const char *path, co
         ssize_t got = bloomsimd_pread_full(fd, head, (size_t)size, 0);
         bloomsimd_header h;
         st = bloomsimd_header_decode(head, got < 0 ? 0 : (size_t)got, size, &h);
+        if (st == BLOOMSIMD_OK) bloomsimd_header_release(&h);
         return fail_unmap(NULL, 0, fd, st != BLOOMSIMD_OK ? st : bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "too short"));
     }
     if (size > SIZE_MAX)
@@ -82,24 +83,25 @@ bloomsimd_status bloomsimd_map_with(bloomsimd_filter **out, const char *path, co
     st = bloomsimd_header_decode(header, bytes, size, &h);
     if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
     st = bloomsimd_image_verify(&h, header, accept_unsynced);
-    if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
 
-    if (writable && !(h.state_flags & BLOOMSIMD_FORMAT_STATE_DIRTY)) {
+    if (st == BLOOMSIMD_OK && writable && !(h.state_flags & BLOOMSIMD_FORMAT_STATE_DIRTY)) {
         bloomsimd_le32_put(header + BLOOMSIMD_HDR_STATE_FLAGS, h.state_flags | BLOOMSIMD_FORMAT_STATE_DIRTY);
         bloomsimd_header_reseal(header);
-        if (msync(map, h.payload_offset, MS_SYNC) != 0)
-            return fail_unmap(map, bytes, fd, bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "msync of the header"));
+        if (msync(map, h.payload_offset, MS_SYNC) != 0) st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "msync of the header");
     }
 
-    bloomsimd_filter *f;
-    st = bloomsimd_filter_from_header(&h, header, &choice, &f);
+    bloomsimd_filter *f = NULL;
+    if (st == BLOOMSIMD_OK) st = bloomsimd_filter_from_header(&h, header, &choice, &f);
+    uint32_t layers = h.layers;
+    bloomsimd_header_release(&h);
     if (st != BLOOMSIMD_OK) return fail_unmap(map, bytes, fd, st);
     /* the handle owns the mapping; a layered filter's layers borrow from it */
     f->storage = BLOOMSIMD_STORAGE_FILE_MAP;
     f->mapping = map;
     f->mapping_bytes = bytes;
     bloomsimd_filter_set_read_only(f, !writable);
-    for (uint32_t i = 0; f->layers && i < h.layers; i++) bloomsimd_filter_set_read_only(f->layers->layer[i], !writable);
+    for (uint32_t i = 0; f->layers && i < layers; i++)
+        bloomsimd_filter_set_read_only(bloomsimd_layer_get(f->layers, i), !writable);
     f->fd = fd; /* keeps the writer's lock until bloomsimd_destroy */
     *out = f;
     return BLOOMSIMD_OK;
@@ -124,9 +126,8 @@ bloomsimd_status bloomsimd_sync(bloomsimd_filter *f)
      * under DIRTY, which readers see as "unsynced", never as corruption. A
      * mapped filter cannot grow, so its layout is the file's. */
     bloomsimd_header h;
-    bloomsimd_status st = BLOOMSIMD_OK;
     bloomsimd_layers_hold(f);
-    bloomsimd_header_from_filter(f, BLOOMSIMD_FORMAT_STATE_DIRTY, &h);
+    bloomsimd_status st = bloomsimd_header_from_filter(f, BLOOMSIMD_FORMAT_STATE_DIRTY, &h);
     for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++) {
         uint64_t checksum = 0;
         st = bloomsimd_stream_payload(bloomsimd_payload_layer(f, i), -1, 0, &checksum);
@@ -135,11 +136,19 @@ bloomsimd_status bloomsimd_sync(bloomsimd_filter *f)
     if (st == BLOOMSIMD_OK && msync(f->mapping, f->mapping_bytes, MS_SYNC) != 0)
         st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "msync of the payload");
     if (st == BLOOMSIMD_OK) {
-        uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
-        bloomsimd_header_encode(&h, header);
-        memcpy(f->mapping, header, h.payload_offset);
-        if (msync(f->mapping, h.payload_offset, MS_SYNC) != 0) st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "msync of the header");
+        uint8_t stack[BLOOMSIMD_FORMAT_HEADER_MAX];
+        uint8_t *header = bloomsimd_header_buffer(&h, stack);
+        if (!header) {
+            st = bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the header failed");
+        } else {
+            bloomsimd_header_encode(&h, header);
+            memcpy(f->mapping, header, h.payload_offset);
+            bloomsimd_header_buffer_free(header, stack);
+            if (msync(f->mapping, h.payload_offset, MS_SYNC) != 0)
+                st = bloomsimd_fail_errno(BLOOMSIMD_ERR_IO, "msync of the header");
+        }
     }
+    bloomsimd_header_release(&h);
     bloomsimd_layers_release(f);
     return st;
 }

@@ -16,10 +16,11 @@ size_t bloomsimd_serialized_size(const bloomsimd_filter *f)
     if (!f) return 0;
     bloomsimd_header h;
     bloomsimd_layers_hold(f);
-    bloomsimd_header_from_filter(f, 0, &h);
+    bloomsimd_status st = bloomsimd_header_from_filter(f, 0, &h);
     bloomsimd_layers_release(f);
     uint64_t bytes = bloomsimd_header_file_bytes(&h);
-    return bytes > SIZE_MAX ? 0 : (size_t)bytes;
+    bloomsimd_header_release(&h);
+    return st != BLOOMSIMD_OK || bytes > SIZE_MAX ? 0 : (size_t)bytes;
 }
 
 bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_t cap, size_t *written)
@@ -29,10 +30,15 @@ bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_
     if (!f || !buf) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", f ? "buf" : "filter");
     bloomsimd_header h;
     bloomsimd_layers_hold(f);
-    bloomsimd_header_from_filter(f, 0, &h);
+    bloomsimd_status st = bloomsimd_header_from_filter(f, 0, &h);
+    if (st != BLOOMSIMD_OK) {
+        bloomsimd_layers_release(f);
+        return st;
+    }
     uint64_t need = bloomsimd_header_file_bytes(&h);
     if (cap < need) {
         bloomsimd_layers_release(f);
+        bloomsimd_header_release(&h);
         return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE, "buffer of %zu bytes, the filter needs %llu", cap,
                               (unsigned long long)need);
     }
@@ -50,6 +56,7 @@ bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_
     }
     bloomsimd_layers_release(f);
     bloomsimd_header_encode(&h, out);
+    bloomsimd_header_release(&h);
     if (written) *written = (size_t)need;
     return BLOOMSIMD_OK;
 }
@@ -72,14 +79,13 @@ bloomsimd_status bloomsimd_deserialize_with(bloomsimd_filter **out, const void *
     if (st != BLOOMSIMD_OK) return st;
     /* decode established len == payload_offset + payload_bytes */
     st = bloomsimd_image_verify(&h, in, false);
-    if (st != BLOOMSIMD_OK) return st;
-
-    bloomsimd_filter *f;
-    st = bloomsimd_filter_from_header(&h, NULL, &choice, &f);
-    if (st != BLOOMSIMD_OK) return st;
-    for (uint32_t i = 0; i < h.layers; i++)
+    bloomsimd_filter *f = NULL;
+    if (st == BLOOMSIMD_OK) st = bloomsimd_filter_from_header(&h, NULL, &choice, &f);
+    for (uint32_t i = 0; st == BLOOMSIMD_OK && i < h.layers; i++)
         memcpy(bloomsimd_payload_layer(f, i)->geometry.words, in + h.layer[i].offset,
                bloomsimd_header_layer_bytes(&h, i));
+    bloomsimd_header_release(&h);
+    if (st != BLOOMSIMD_OK) return st;
     *out = f;
     return BLOOMSIMD_OK;
 }

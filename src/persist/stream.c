@@ -72,25 +72,39 @@ static bloomsimd_status write_zeros(bloomsimd_write_fn write, void *ctx, uint64_
 static bloomsimd_status write_still(const bloomsimd_filter *f, bloomsimd_write_fn write, void *ctx)
 {
     bloomsimd_header h;
-    bloomsimd_header_from_filter(f, 0, &h);
+    bloomsimd_status st = bloomsimd_header_from_filter(f, 0, &h);
+    if (st != BLOOMSIMD_OK) return st;
     for (uint32_t i = 0; i < h.layers; i++) {
         const bloomsimd_filter *layer = bloomsimd_payload_layer(f, i);
         bloomsimd_header_set_checksum(&h, i, bloomsimd_payload_checksum(layer->geometry.words, bloomsimd_filter_bytes(layer)));
     }
-    uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
+    uint8_t stack[BLOOMSIMD_FORMAT_HEADER_MAX];
+    uint8_t *header = bloomsimd_header_buffer(&h, stack);
+    if (!header) {
+        bloomsimd_header_release(&h);
+        return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the header failed");
+    }
     bloomsimd_header_encode(&h, header);
-    bloomsimd_status st = write(ctx, header, h.payload_offset);
-    if (st != BLOOMSIMD_OK) return callback_failed(st, "write");
+    st = write(ctx, header, h.payload_offset);
+    bloomsimd_header_buffer_free(header, stack);
+    if (st != BLOOMSIMD_OK) {
+        bloomsimd_header_release(&h);
+        return callback_failed(st, "write");
+    }
     for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++) {
         const bloomsimd_filter *layer = bloomsimd_payload_layer(f, i);
         const uint8_t *bits = (const uint8_t *)layer->geometry.words;
         size_t bytes = bloomsimd_filter_bytes(layer);
         for (size_t off = 0; off < bytes && st == BLOOMSIMD_OK; off += STREAM_CHUNK_BYTES)
             st = write(ctx, bits + off, bytes - off < STREAM_CHUNK_BYTES ? bytes - off : STREAM_CHUNK_BYTES);
-        if (st != BLOOMSIMD_OK) return callback_failed(st, "write");
+        if (st != BLOOMSIMD_OK) {
+            st = callback_failed(st, "write");
+            break;
+        }
         uint64_t end = i + 1 < h.layers ? h.layer[i + 1].offset : bloomsimd_header_file_bytes(&h);
         st = write_zeros(write, ctx, end - h.layer[i].offset - bytes);
     }
+    bloomsimd_header_release(&h);
     return st;
 }
 
@@ -138,9 +152,44 @@ static bloomsimd_status read_full(bloomsimd_read_fn read, void *ctx, void *buf, 
 /* Reads the header (fixed part, then up to the payload offset it claims)
  * and decodes it with deserialize's rules; see the file comment for how a
  * stream that ends inside it is judged. */
+/* A header longer than the stack's (a chain of more than 64 layers) is
+ * read into a buffer that grows only as bytes arrive, so a header that
+ * claims a long directory costs no more memory than the stream delivers. */
+static bloomsimd_status read_long_header(bloomsimd_read_fn read, void *ctx, const uint8_t *fixed, uint32_t claimed,
+                                         uint8_t **out, size_t *avail)
+{
+    size_t cap = 2 * BLOOMSIMD_FORMAT_HEADER_MAX;
+    uint8_t *buf = malloc(cap);
+    if (!buf) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a header buffer failed");
+    memcpy(buf, fixed, BLOOMSIMD_FORMAT_FIXED_BYTES);
+    *avail = BLOOMSIMD_FORMAT_FIXED_BYTES;
+    while (*avail < claimed) {
+        size_t want = claimed - *avail < STREAM_CHUNK_BYTES ? claimed - *avail : STREAM_CHUNK_BYTES, got;
+        if (*avail + want > cap) {
+            size_t grown = 2 * cap > *avail + want ? 2 * cap : *avail + want;
+            if (grown > claimed) grown = claimed;
+            uint8_t *more = realloc(buf, grown);
+            if (!more) {
+                free(buf);
+                return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating a header buffer failed");
+            }
+            buf = more, cap = grown;
+        }
+        bloomsimd_status st = read_full(read, ctx, buf + *avail, want, &got);
+        if (st != BLOOMSIMD_OK) {
+            free(buf);
+            return st;
+        }
+        *avail += got;
+        if (got < want) break; /* ended inside */
+    }
+    *out = buf;
+    return BLOOMSIMD_OK;
+}
+
 static bloomsimd_status read_header(bloomsimd_read_fn read, void *ctx, uint64_t limit, bloomsimd_header *h)
 {
-    uint8_t header[BLOOMSIMD_FORMAT_HEADER_MAX];
+    uint8_t stack[BLOOMSIMD_FORMAT_HEADER_MAX], *header = stack;
     size_t got;
     bloomsimd_status st = read_full(read, ctx, header, BLOOMSIMD_FORMAT_FIXED_BYTES, &got);
     if (st != BLOOMSIMD_OK) return st;
@@ -152,6 +201,14 @@ static bloomsimd_status read_header(bloomsimd_read_fn read, void *ctx, uint64_t 
         if (st != BLOOMSIMD_OK) return st;
         avail += got;
         if (avail < claimed_offset) return bloomsimd_header_decode(header, avail, avail, h); /* ended inside */
+    } else if (claimed_offset > BLOOMSIMD_FORMAT_HEADER_MAX && claimed_offset <= limit) {
+        st = read_long_header(read, ctx, stack, claimed_offset, &header, &avail);
+        if (st != BLOOMSIMD_OK) return st;
+        if (avail < claimed_offset) {
+            st = bloomsimd_header_decode(header, avail, avail, h); /* ended inside */
+            free(header);
+            return st;
+        }
     }
     /* The stream holds at least `avail` bytes and may go on: judge its
      * length as the header claims it (saturated), but never below what has
@@ -161,9 +218,12 @@ static bloomsimd_status read_header(bloomsimd_read_fn read, void *ctx, uint64_t 
     uint64_t total = payload_bytes > UINT64_MAX - claimed_offset ? UINT64_MAX : claimed_offset + payload_bytes;
     if (total < avail) total = avail;
     st = bloomsimd_header_decode(header, avail, total, h);
-    if (st == BLOOMSIMD_OK && bloomsimd_header_file_bytes(h) > limit)
+    if (header != stack) free(header);
+    if (st == BLOOMSIMD_OK && bloomsimd_header_file_bytes(h) > limit) {
+        bloomsimd_header_release(h);
         return bloomsimd_fail(BLOOMSIMD_ERR_CORRUPT, "the header claims %llu bytes, the file has %llu left",
                               (unsigned long long)bloomsimd_header_file_bytes(h), (unsigned long long)limit);
+    }
     return st;
 }
 
@@ -214,13 +274,17 @@ bloomsimd_status bloomsimd_stream_read(bloomsimd_filter **out, bloomsimd_read_fn
     if (st != BLOOMSIMD_OK) return st;
     bloomsimd_filter *f;
     st = bloomsimd_filter_from_header(&h, NULL, &choice, &f);
-    if (st != BLOOMSIMD_OK) return st;
+    if (st != BLOOMSIMD_OK) {
+        bloomsimd_header_release(&h);
+        return st;
+    }
     XXH3_state_t *state = XXH3_createState();
     if (!state) st = bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating an XXH3 state failed");
     for (uint32_t i = 0; i < h.layers && st == BLOOMSIMD_OK; i++)
         st = read_layer(read, ctx, &h, i, bloomsimd_payload_layer(f, i), state);
     int saved = errno;
     XXH3_freeState(state);
+    bloomsimd_header_release(&h);
     if (st != BLOOMSIMD_OK) {
         bloomsimd_destroy(f);
         errno = saved;

@@ -116,29 +116,28 @@ static bloomsimd_status layered_union(bloomsimd_filter *dst, const bloomsimd_fil
     if (count != __atomic_load_n(&sl->count, __ATOMIC_ACQUIRE)) st = BLOOMSIMD_ERR_INCOMPATIBLE;
     if (dl->kind == BLOOMSIMD_KIND_SCALABLE && (dl->growth != sl->growth || dl->tightening != sl->tightening))
         st = BLOOMSIMD_ERR_INCOMPATIBLE;
-    uint32_t d_slot[BLOOMSIMD_MAX_LAYERS], s_slot[BLOOMSIMD_MAX_LAYERS];
-    if (st == BLOOMSIMD_OK) {
-        uint64_t d_rot = __atomic_load_n(&dl->phase, __ATOMIC_ACQUIRE) >> 1;
-        uint64_t s_rot = __atomic_load_n(&sl->phase, __ATOMIC_ACQUIRE) >> 1;
-        for (uint32_t i = 0; i < count; i++) {
-            bool window = dl->kind == BLOOMSIMD_KIND_WINDOW;
-            /* a window's slot of age i; a scalable filter's layer i */
-            d_slot[i] = window ? (uint32_t)((d_rot + count - i % count) % count) : i;
-            s_slot[i] = window ? (uint32_t)((s_rot + count - i % count) % count) : i;
-            const bloomsimd_filter *a = dl->layer[d_slot[i]], *b = sl->layer[s_slot[i]];
-            if (a->geometry.nblocks != b->geometry.nblocks || a->geometry.k != b->geometry.k)
-                st = BLOOMSIMD_ERR_INCOMPATIBLE;
-        }
+    /* a window's generation of age i (slot (rotations - i) mod G); a scalable filter's layer i */
+    bool window = dl->kind == BLOOMSIMD_KIND_WINDOW;
+    uint64_t d_rot = __atomic_load_n(&dl->phase, __ATOMIC_ACQUIRE) >> 1;
+    uint64_t s_rot = __atomic_load_n(&sl->phase, __ATOMIC_ACQUIRE) >> 1;
+#define D_LAYER(i) bloomsimd_layer_get(dl, window ? (uint32_t)((d_rot + count - (i) % count) % count) : (i))
+#define S_LAYER(i) bloomsimd_layer_get(sl, window ? (uint32_t)((s_rot + count - (i) % count) % count) : (i))
+    for (uint32_t i = 0; st == BLOOMSIMD_OK && i < count; i++) {
+        const bloomsimd_filter *a = D_LAYER(i), *b = S_LAYER(i);
+        if (a->geometry.nblocks != b->geometry.nblocks || a->geometry.k != b->geometry.k)
+            st = BLOOMSIMD_ERR_INCOMPATIBLE;
     }
     if (st != BLOOMSIMD_OK)
         bloomsimd_fail(st, "the layered filters did not grow alike (layer count, growth, tightening, or "
                            "blocks and k of some layer differ)");
     for (uint32_t i = 0; st == BLOOMSIMD_OK && i < count; i++) {
-        bloomsimd_filter *a = dl->layer[d_slot[i]];
-        const bloomsimd_filter *b = sl->layer[s_slot[i]];
+        bloomsimd_filter *a = D_LAYER(i);
+        const bloomsimd_filter *b = S_LAYER(i);
         bloomsimd_union(a, b);
         merge_items(a, b, dl->kind == BLOOMSIMD_KIND_SCALABLE);
     }
+#undef D_LAYER
+#undef S_LAYER
     pthread_mutex_unlock(second);
     pthread_mutex_unlock(first);
     return st;

@@ -89,12 +89,12 @@ double bloomsimd_fill_ratio(const bloomsimd_filter *f)
     if (!f) return NAN;
     if (f->layers) {
         /* all bits of all layers */
-        const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
-        size_t layers = bloomsimd_layers_in_order(f, order);
+        bloomsimd_probe_order order = bloomsimd_probe_order_of(f);
         double set = 0.0, bits = 0.0;
-        for (size_t i = 0; i < layers; i++) {
-            set += (double)count_set_bits(order[i]);
-            bits += (double)order[i]->geometry.nblocks * bloomsimd_filter_block_bits(order[i]);
+        for (uint32_t i = 0; i < order.count; i++) {
+            const bloomsimd_filter *layer = bloomsimd_layer_in_order(&order, i);
+            set += (double)count_set_bits(layer);
+            bits += (double)layer->geometry.nblocks * bloomsimd_filter_block_bits(layer);
         }
         return set / bits;
     }
@@ -139,12 +139,11 @@ static layer_estimate estimate_one(const bloomsimd_filter *f)
 static layer_estimate estimate_all(const bloomsimd_filter *f)
 {
     if (!f->layers) return estimate_one(f);
-    const bloomsimd_filter *order[BLOOMSIMD_MAX_LAYERS];
-    size_t layers = bloomsimd_layers_in_order(f, order);
+    bloomsimd_probe_order order = bloomsimd_probe_order_of(f);
     layer_estimate total = {0.0, 0.0, 0.0, 0.0, false};
     double miss = 1.0;
-    for (size_t i = 0; i < layers; i++) {
-        layer_estimate e = estimate_one(order[i]);
+    for (uint32_t i = 0; i < order.count; i++) {
+        layer_estimate e = estimate_one(bloomsimd_layer_in_order(&order, i));
         total.set += e.set;
         total.bits += e.bits;
         total.keys += e.keys;
