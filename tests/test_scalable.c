@@ -30,6 +30,7 @@
 
 #include "internal.h"
 #include "layers/layers.h"
+#include "dispatch.h"
 #include "support.h"
 
 static bloomsimd_filter *make(const bloomsimd_options *o, const char *kernel)
@@ -764,4 +765,112 @@ Test(scalable, lock_free_readers_while_the_table_grows_past_64_layers)
     cr_assert_eq(bloomsimd_contains_batch_u64(r.f, r.keys, N, NULL), N);
     free((void *)r.keys);
     bloomsimd_destroy(r.f);
+}
+
+/* The chain's lookups (a kernel pass per layer; a few keys one at a time
+ * through the layers' single-key probes) against the plain definition, every
+ * layer probed with every key, for batch sizes around the few-keys cut and
+ * the chunk size, in every form, on a grown scalable filter, a 300-layer
+ * chain, a window and a split256 chain, half of the keys present. */
+static void reference(const bloomsimd_filter *f, const uint64_t *h, size_t n, uint8_t *out)
+{
+    const bloomsimd_layers *ls = f->layers;
+    const bloomsimd_kernel *scalar = bloomsimd_kernel_lookup("scalar"); /* the specification, both layouts */
+    for (size_t i = 0; i < n; i++) {
+        out[i] = 0;
+        for (uint32_t l = 0; l < ls->count; l++) {
+            const bloomsimd_filter *layer = bloomsimd_layer_get(ls, l);
+            out[i] |= scalar->contains_one(&layer->geometry, h[i]);
+        }
+    }
+}
+
+Test(scalable, lookups_of_every_batch_size_match_probing_every_layer)
+{
+    bloomsimd_options kinds[] = {{.capacity = 500, .fpr = 0.01, .growth = 2, .seed = 19},
+                                 {.capacity = 20, .fpr = 1e-3, .growth = 1, .seed = 20},
+                                 {.capacity = 1500, .fpr = 0.01, .generations = 4, .seed = 21},
+                                 {.capacity = 500, .fpr = 0.01, .growth = 2, .seed = 22, .layout = BLOOMSIMD_LAYOUT_SPLIT256}};
+    for (size_t kind = 0; kind < 4; kind++) {
+        bloomsimd_filter *f = make(&kinds[kind], test_kernel());
+        uint64_t *keys = test_keys(6000, 22 + kind);
+        for (int g = 0; g < 4; g++) {
+            cr_assert_eq(bloomsimd_add_batch_u64(f, keys + 1500 * g, 1500), BLOOMSIMD_OK);
+            if (kind == 2 && g < 3) cr_assert_eq(bloomsimd_rotate(f), BLOOMSIMD_OK);
+        }
+        enum { Q = 4000 };
+        uint64_t *probe = malloc(Q * sizeof *probe), *h = malloc(Q * sizeof *h);
+        for (size_t i = 0; i < Q; i++) probe[i] = i % 2 ? keys[(i * 7919) % 6000] : test_key(30 + kind, i);
+        bloomsimd_hash_batch_u64(f, probe, Q, h);
+        uint8_t *want = malloc(Q), *got = malloc(Q), *bits = malloc(Q / 8 + 1);
+        uint32_t *idx = malloc(Q * sizeof *idx);
+        reference(f, h, Q, want);
+        const size_t sizes[] = {1, 2, 7, 8, 9, 16, 100, 1023, 1024, 1025, 1032, Q};
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            size_t b = sizes[s];
+            for (size_t at = 0; at + b <= Q; at += b < 100 ? 397 : b) {
+                size_t expect = 0;
+                for (size_t i = 0; i < b; i++) expect += want[at + i];
+                cr_assert_eq(bloomsimd_contains_batch_u64(f, probe + at, b, got), expect, "kind %zu batch %zu", kind, b);
+                cr_assert(memcmp(got, want + at, b) == 0, "kind %zu batch %zu at %zu", kind, b, at);
+                cr_assert_eq(bloomsimd_contains_hashes(f, h + at, b, got), expect);
+                cr_assert(memcmp(got, want + at, b) == 0);
+                cr_assert_eq(bloomsimd_contains_bitmap_u64(f, probe + at, b, bits), expect);
+                for (size_t i = 0; i < b; i++) cr_assert_eq((bits[i / 8] >> (i % 8)) & 1, want[at + i]);
+                cr_assert_eq(bloomsimd_select_batch_u64(f, probe + at, b, idx), expect);
+                for (size_t i = 0, j = 0; i < b; i++)
+                    if (want[at + i]) cr_assert_eq(idx[j++], i);
+            }
+        }
+        for (size_t i = 0; i < Q; i += 37) cr_assert_eq(bloomsimd_contains_u64(f, probe[i]), want[i] != 0);
+        free(keys);
+        free(probe);
+        free(h);
+        free(want);
+        free(got);
+        free(bits);
+        free(idx);
+        bloomsimd_destroy(f);
+    }
+}
+
+/* Insert-and-report-new of a few keys at a time (the older layers probed one
+ * key at a time) says the same as of whole batches, on a fresh copy of the
+ * same filter: the same new flags, layers and bytes. */
+Test(scalable, add_new_of_a_few_keys_at_a_time_matches_whole_batches)
+{
+    bloomsimd_options kinds[] = {{.capacity = 300, .fpr = 0.01, .growth = 2, .seed = 26},
+                                 {.capacity = 700, .fpr = 0.01, .generations = 3, .seed = 27}};
+    for (size_t kind = 0; kind < 2; kind++) {
+        bloomsimd_filter *a = make(&kinds[kind], test_kernel()), *b = make(&kinds[kind], test_kernel());
+        enum { N = 6000 };
+        uint64_t *keys = test_keys(N, 28), state = 3;
+        for (size_t i = 0; i < N; i++)
+            if (i > 0 && test_splitmix64(&state) % 3 == 0) keys[i] = keys[test_splitmix64(&state) % i]; /* repeats */
+        uint8_t *fa = malloc(N), *fb = malloc(N);
+        size_t na = 0, nb = 0, step = 0;
+        for (size_t at = 0; at < N; at += 1000) {
+            size_t fresh;
+            cr_assert_eq(bloomsimd_add_new_batch_u64(a, keys + at, 1000, fa + at, &fresh), BLOOMSIMD_OK);
+            na += fresh;
+            for (size_t i = at; i < at + 1000;) {
+                size_t n = 1 + (step++ % 8);
+                if (n > at + 1000 - i) n = at + 1000 - i;
+                cr_assert_eq(bloomsimd_add_new_batch_u64(b, keys + i, n, fb + i, &fresh), BLOOMSIMD_OK);
+                nb += fresh, i += n;
+            }
+            if (kind == 1) {
+                cr_assert_eq(bloomsimd_rotate(a), BLOOMSIMD_OK);
+                cr_assert_eq(bloomsimd_rotate(b), BLOOMSIMD_OK);
+            }
+        }
+        cr_assert_eq(na, nb, "kind %zu: %zu new against %zu", kind, na, nb);
+        cr_assert(memcmp(fa, fb, N) == 0, "kind %zu: new flags differ", kind);
+        assert_same_layers(a, b, "a few keys at a time");
+        free(keys);
+        free(fa);
+        free(fb);
+        bloomsimd_destroy(a);
+        bloomsimd_destroy(b);
+    }
 }

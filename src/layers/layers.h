@@ -150,6 +150,9 @@ size_t bloomsimd_layered_lookup(const bloomsimd_filter *f, const uint64_t *src, 
                                 bloomsimd_hit_form form, void *out);
 /* One hash through every layer (single-key lookups). */
 bool bloomsimd_layered_contains_one(const bloomsimd_filter *f, uint64_t hash);
+/* Chunks of at most this many keys go one key at a time through the
+ * layers' single-key probes (chain.c: few_keys). */
+#define BLOOMSIMD_CHAIN_FEW 8u
 /* Removes from cand[from..*m) (with their idx) the hashes `layer` holds, in
  * place and in order; hits' positions get found[idx] = 1 when found is not
  * NULL. One kernel pass. */
