@@ -1,10 +1,11 @@
 /*
  * layered_rows.c — the layered filters (scalable, window) at the largest size n, with
  * the library's default kernel, at the run's target FPR (--fpr, else 1%):
- *   - a scalable filter (growth 2) that starts at capacity n/1000 (10^5 for
- *     10^8 keys) and grows while all n keys are inserted, against a fixed
- *     filter sized for n in advance: bits/key, measured FPR against the
- *     target, lookup ns/key;
+ *   - a scalable filter (growth 2, the default budget schedule) that starts
+ *     at capacity n/1000 (10^5 for 10^8 keys) and grows while all n keys
+ *     are inserted, against a fixed filter sized for n in advance: bits/key
+ *     and their ratio, measured FPR against the target, lookup ns/key and
+ *     the ratios of absent and present lookups;
  *   - a window of 4 generations of n/4 keys each (3 rotations while the n
  *     keys go in), against one fixed filter of the same total bits holding
  *     the same n keys.
@@ -136,8 +137,8 @@ void bench_print_layered(const bench_options *o)
     static const char *const names[4] = {"fixed", "scalable", "window", "fixed-same-size"};
     static const char *const labels[4] = {"fixed, sized for all keys", "scalable from n/1000, growth 2",
                                           "window, 4 generations of n/4", "fixed, the window's total bits"};
-    printf("%-32s %8s %6s %12s %10s %10s %9s\n", "filter", "bits/key", "layers", "FPR measured", "look0% ns",
-           "look100 ns", "x fixed");
+    printf("%-32s %8s %7s %6s %12s %10s %10s %9s %9s\n", "filter", "bits/key", "x bits", "layers", "FPR measured",
+           "look0% ns", "look100 ns", "x fixed", "x (100%)");
     bench_result *base[2] = {bench_result_find("layered", "fixed", "lookup0", layered.n, 1),
                              bench_result_find("layered", "fixed-same-size", "lookup0", layered.n, 1)};
     for (int i = 0; i < 4; i++) {
@@ -147,10 +148,15 @@ void bench_print_layered(const bench_options *o)
         unsigned layers = 1;
         sscanf(l0->note, "layers=%u", &layers);
         const bench_result *b = i == 2 ? base[1] : base[0]; /* the window against its same-size filter */
-        printf("%-32s %8.2f %6u %11.4f%% %10.2f %10.2f %8.2fx\n", labels[i], l0->x, layers, 100 * l0->value,
-               l0->ns.median, l1->ns.median, b ? l0->ns.median / b->ns.median : 0);
+        const bench_result *b1 = b ? bench_result_find("layered", i == 2 ? "fixed-same-size" : "fixed", "lookup100",
+                                                       layered.n, 1)
+                                   : NULL;
+        printf("%-32s %8.2f %6.2fx %6u %11.4f%% %10.2f %10.2f %8.2fx %8.2fx\n", labels[i], l0->x,
+               b ? l0->x / b->x : 0, layers, 100 * l0->value, l0->ns.median, l1->ns.median,
+               b ? l0->ns.median / b->ns.median : 0, b1 ? l1->ns.median / b1->ns.median : 0);
     }
-    printf("(x fixed: look0%% time / the fixed filter's; the window's against the fixed filter of its size)\n");
+    printf("(x bits, x fixed, x (100%%): bits/key, absent and present lookup time over the fixed filter's; the "
+           "window's against the fixed filter of its size)\n");
 }
 
 bool bench_layered_figures(uint64_t *n, double *target, double *lookup_ratio, double *bits_ratio, double *fpr)

@@ -9,6 +9,11 @@
 # for comparison); the binary BFX rows, the 10^7 fill, and the
 # SETBIT/GETBIT (Redisson) and SADD/SISMEMBER baselines use
 # bloomsimd-redis-bench (redis/bench/redis_bench.c), pipelined the same way.
+# A grown filter (RedisBloom's scaling default, measured side by side with
+# RedisBloom in docs/ANCHORS): BF.RESERVE g 0.01 10^5 EXPANSION 2, then FILL
+# items by BF.MADD x100 through redis-cli --pipe (load items/s), its
+# used_memory per item, FPR over 2*10^5 absent items, and BF.MEXISTS x100 of
+# absent items (redis-benchmark, as above).
 # Every throughput row is measured in `rounds` alternating rounds (default 5)
 # and reported as median [min - max]; ratios are computed per round, then
 # their median is reported. Nothing is asserted: this is a program, not a test.
@@ -119,6 +124,29 @@ set_before=$(mem used_memory)
 cb --cmd sadd --key set --batch 1000 --items "$FILL" --clients 4 --pipeline 4 >/dev/null
 set_after=$(mem used_memory)
 
+# ---- a grown filter: reserved for 10^5 items, fed FILL at EXPANSION 2 ---------
+resp_madd() { # $1 items named $2<i>, 100 per BF.MADD on key g, as RESP (redis-cli --pipe input)
+  awk -v n="$1" -v pre="$2" 'BEGIN { for (i = 0; i < n; i += 100) { m = n - i < 100 ? n - i : 100;
+      printf "*%d\r\n$7\r\nBF.MADD\r\n$1\r\ng\r\n", m + 2;
+      for (j = i; j < i + m; j++) { s = pre j; printf "$%d\r\n%s\r\n", length(s), s } } }'
+}
+resp_madd "$FILL" "item:" >"$dir/grow.resp"
+cli FLUSHALL >/dev/null
+grown_before=$(mem used_memory)
+cli BF.RESERVE g 0.01 100000 EXPANSION 2 >/dev/null
+g0=$(date +%s.%N)
+cli --pipe <"$dir/grow.resp" >/dev/null
+g1=$(date +%s.%N)
+rm -f "$dir/grow.resp"
+grown_after=$(mem used_memory)
+grown_load=$(calc "$FILL / ($g1 - $g0)")
+grown_layers=$(cli BF.INFO g FILTERS | tail -1)
+absent=200000
+grown_fp=$(awk -v n="$absent" 'BEGIN { for (i = 0; i < n; i += 100) { printf "BF.MEXISTS g"; for (j = i; j < i + 100; j++) printf " absent:%d", j; printf "\n" } }' |
+  cli | awk '$1 == 1 { c++ } END { print c + 0 }')
+grown_mexists=()
+for ((round = 1; round <= rounds; round++)); do grown_mexists+=("$(calc "$(rb $((N / 100 * 4)) BF.MEXISTS g $(rands 100)) * 100")"); done
+
 med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 mps() { awk -v v="$(med $1)" 'BEGIN { printf "%.2f M", v / 1e6 }'; } # "values..." -> "1.23 M"
 if [ "${BENCH_SHORT:-0}" = 1 ]; then
@@ -135,6 +163,10 @@ if [ "${BENCH_SHORT:-0}" = 1 ]; then
       "$(awk "BEGIN { printf \"%.2f\", $usage * 8 / $FILL }")" "$(awk "BEGIN { printf \"%.3f\", $fpr * 100 }")"
     printf '  %-37s %s s / %s s\n' "SAVE / load (DEBUG RELOAD)" "$(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }")" \
       "$(awk "BEGIN { printf \"%.3f\", $t2 - $t1 }")"
+    printf '  %-37s %s bits/item, FPR %s%%, load %s items/s, BF.MEXISTS x100 %s items/s\n' \
+      "grown from 10^5 to $FILL (EXPANSION 2)" "$(calc "($grown_after - $grown_before) * 8 / $FILL")" \
+      "$(calc "$grown_fp * 100 / $absent")" "$(awk -v v="$grown_load" 'BEGIN { printf "%.2f M", v / 1e6 }')" \
+      "$(mps "${grown_mexists[*]}")"
   }
   exit 0
 fi
@@ -160,3 +192,11 @@ echo "| DEBUG RELOAD NOSAVE (load) | $(calc "$t2 - $t1") s |"
 echo "| SADD set of $FILL items: used_memory delta | $((set_after - set_before)) bytes ($(calc "($set_after - $set_before) / $FILL") bytes/item) |"
 echo "| Redisson bit string at 1% | $(calc "$FILL * 9.585 / 8") bytes (9.59 bits/item, k = 7) |"
 echo "| BF.INFO big | $info |"
+echo
+echo "| grown filter: BF.RESERVE g 0.01 100000 EXPANSION 2, then $FILL items | value |"
+echo "|---|---|"
+echo "| layers | $grown_layers |"
+echo "| load: BF.MADD x100 through redis-cli --pipe | $(calc "$grown_load") items/s |"
+echo "| used_memory delta | $((grown_after - grown_before)) bytes ($(calc "($grown_after - $grown_before) * 8 / $FILL") bits/item) |"
+echo "| measured FPR ($absent absent items) | $(calc "$grown_fp / $absent") ($grown_fp) |"
+echo "| BF.MEXISTS x100, absent items (redis-benchmark -c 50 -P 16) | $(median_range "${grown_mexists[@]}") items/s |"
