@@ -521,7 +521,7 @@ Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
             m[h.layer[l].offset + 5] ^= 0x10;
             expect_all_paths(m, len, BLOOMSIMD_ERR_CORRUPT, "payload bit");
             uint64_t end = l + 1 < h.layers ? h.layer[l + 1].offset : len;
-            if (end > h.layer[l].offset + h.layer[l].blocks * 64) { /* version 3: multiples of 64, never padded */
+            if (end > h.layer[l].offset + bloomsimd_header_layer_bytes(&h, l)) {
                 memcpy(m, buf, len);
                 m[end - 1] = 1;
                 expect_all_paths(m, len, BLOOMSIMD_ERR_CORRUPT, "padding after a layer");
@@ -656,8 +656,8 @@ Test(persist_layered, the_budget_schedule_is_written_as_version_3)
         cr_assert_eq(at, 4096);
         for (uint32_t l = 0; l < h.layers; l++) {
             cr_assert_eq(h.layer[l].offset, at, "kind %d layer %u", kind, l);
-            uint64_t bytes = h.layer[l].blocks * 64;
-            at += kind == 2 ? bytes : (bytes + 4095) / 4096 * 4096;
+            uint64_t bytes = h.layer[l].blocks * bloomsimd_layout_block_bytes(h.layout_id);
+            at += kind == 2 ? (bytes + 63) / 64 * 64 : (bytes + 4095) / 4096 * 4096;
         }
         cr_assert_eq(len, at);
         free(buf);
@@ -752,9 +752,11 @@ Test(persist_layered, version_2_files_load_and_behave_as_before)
 Test(persist_layered, a_chain_of_thousands_of_layers_round_trips)
 {
     enum { N = 3000 };
-    bloomsimd_options o = {.capacity = 1, .fpr = 1e-4, .growth = 1, .seed = 48, .tightening = 0.0};
-    for (int geometric = 0; geometric < 2; geometric++) {
+    for (int variant = 0; variant < 3; variant++) {
+        bool geometric = variant == 1;
+        bloomsimd_options o = {.capacity = 1, .fpr = 1e-4, .growth = 1, .seed = 48, .tightening = 0.0};
         if (geometric) o.tightening = 0.9997; /* layer 2999: 1e-4 * 3e-4 * 0.9997^2999 = 1.2e-8 */
+        if (variant == 2) o.layout = BLOOMSIMD_LAYOUT_SPLIT256; /* 32-byte blocks: a layer of 1 block is padded */
         bloomsimd_filter *f = make(&o);
         uint64_t *keys = test_keys(2 * N, 48);
         size_t fresh = 0;
@@ -769,7 +771,10 @@ Test(persist_layered, a_chain_of_thousands_of_layers_round_trips)
         cr_assert_eq(bloomsimd_le32_get(buf + BLOOMSIMD_HDR_SCHEDULE), geometric ? 0u : 1u);
         uint32_t offset = bloomsimd_le32_get(buf + BLOOMSIMD_HDR_PAYLOAD_OFFSET);
         cr_assert_eq(offset, (128 + 64 * info.layers + 4095) / 4096 * 4096);
-        cr_assert_eq(len, offset + info.blocks * 64, "packed layers: %zu bytes", len);
+        size_t packed = offset;
+        for (uint32_t l = 0; l < info.layers; l++)
+            packed += (bloomsimd_layer_get(f->layers, l)->geometry.nblocks * bloomsimd_layout_block_bytes(info.layout) + 63) / 64 * 64;
+        cr_assert_eq(len, packed, "packed layers: %zu bytes, %zu expected", len, packed);
         bloomsimd_filter *g = NULL, *l = NULL, *m = NULL, *w = NULL, *s = NULL;
         cr_assert_eq(bloomsimd_deserialize(&g, buf, len), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
         assert_same_filter(f, g, "deserialize");

@@ -46,14 +46,20 @@ def test_scaling_keys_get_the_budget_schedule(r):
 def test_grown_a_hundredfold_memory_and_fpr(r):
     """10^4 -> 10^6 items at EXPANSION 2: seven layers, the newest 58% full,
     the shape of the 10^5 -> 10^7 benchmark (redis/bench). MEMORY USAGE is
-    the bit arrays plus 640 bytes a layer."""
+    the bit arrays plus 640 bytes a layer: at most 1.8x the same items in a
+    filter reserved for all of them (the library's sizing gives 1.71x in
+    block512, 21.5 bits/item, and 1.78x in split256)."""
     assert r.execute_command("BF.RESERVE", "g", "0.01", "10000", "EXPANSION", "2") == b"OK"
+    assert r.execute_command("BF.RESERVE", "all", "0.01", "1000000", "EXPANSION", "2") == b"OK"
     n = 1000000
-    madd_many(r, "g", [f"in:{i}" for i in range(n)], step=5000)
+    items = [f"in:{i}" for i in range(n)]
+    madd_many(r, "g", items, step=5000)
+    madd_many(r, "all", items, step=5000)
     assert r.execute_command("BF.INFO", "g", "FILTERS") == [7]
-    bits_per_item = 8 * r.execute_command("MEMORY", "USAGE", "g") / n
-    print(f"MEMORY USAGE {bits_per_item:.2f} bits/item")
-    assert bits_per_item <= 22.0, f"{bits_per_item:.2f} bits/item"
+    assert r.execute_command("BF.INFO", "all", "FILTERS") == [1]
+    grown, reserved = (8 * r.execute_command("MEMORY", "USAGE", k) / n for k in ("g", "all"))
+    print(f"MEMORY USAGE {grown:.2f} bits/item, reserved for all {reserved:.2f}")
+    assert grown <= 1.8 * reserved, f"{grown:.2f} bits/item, {grown / reserved:.2f}x the reserved filter"
     measured = fpr(r, "g", [f"out:{i}" for i in range(100000)])
     print(f"FPR {measured:.5f}")
     assert measured <= 0.01, f"chain FPR {measured}"
