@@ -200,14 +200,25 @@ void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *
         fprintf(out, "filters sized for FPR %g; ", o->fpr);
     else
         fprintf(out, "filters at %.3g bits/key; ", o->bits_per_key);
-    fprintf(out, "%srandom 64-bit keys, batches of %zu, absent keys looked up; medians of %u reps\n",
+    fprintf(out, "%srandom 64-bit keys, batches of %zu, absent keys looked up; %s%u rep%s\n",
             o->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? "layout split256; "
             : o->layout == BLOOMSIMD_LAYOUT_BLOCK512 ? "layout block512; " : "",
-            o->batch, o->reps);
+            o->batch, o->reps == 1 ? "" : "medians of ", o->reps, o->reps == 1 ? "" : "s");
     bool fpr_ok = true;
     size_rows(out, m, kernels, nk, sizes, nsizes, &fpr_ok);
-    fprintf(out, "(single = one bloomsimd_contains_u64 call per key; floor = hash + block index + one read\n"
-                 " per key; vs peer, classic: their time / ours, above 1.00x we are faster)\n");
+    /* The per-core L1D and L2 label the sizes; the L3 a VM reports is often a whole
+     * host package's (480-508 MiB on 2-vCPU guests), of which the guest gets an
+     * unknown share, so nothing is labelled by it. */
+    char l3[80] = "the L3 size is unknown";
+    if (m->cache_bytes[3])
+        snprintf(l3, sizeof l3, "the L3 reported (%llu MiB) may be the whole host's",
+                 (unsigned long long)(m->cache_bytes[3] >> 20));
+    fprintf(out, "(memory: the filter against the per-core L1D %llu KiB and L2 %llu KiB (%s);\n"
+                 " %s, so no size is called L3-resident;\n"
+                 " single = one bloomsimd_contains_u64 call per key; floor = hash + block index + one read\n"
+                 " per key; vs peer, classic: their time / ours, above 1.00x we are faster)\n",
+            (unsigned long long)(m->cache_bytes[1] >> 10), (unsigned long long)(m->cache_bytes[2] >> 10),
+            m->caches_from_cpuid ? "from CPUID" : "from /sys", l3);
     peer_rows(out, o, kernels, nk, sizes, nsizes);
     layered_row(out);
     parquet_row(out);
