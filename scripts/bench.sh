@@ -32,8 +32,12 @@ out_args=()
 # the Go package links. A new build directory is configured without the test
 # suites; an existing one keeps its settings (it may be the user's build, with
 # its tests): naming the targets is what keeps the test programs out. The
-# build log goes to a file; its last lines are shown if it fails.
-echo "building the benchmarks in $build (log: $build.log) ..."
+# build log goes to a file in the build directory (nothing lands in the
+# source tree outside the ignored build*/ and bench-results/); its last lines
+# are shown if it fails.
+mkdir -p "$build"
+log=$build/bench-build.log
+echo "building the benchmarks in $build (log: $log) ..."
 targets=(bloomsimd-bench)
 [ $quick = 1 ] || targets+=(bloomsimd-cli bloomsimd-gen-records bloomsimd_static)
 configure=(-DCMAKE_BUILD_TYPE=Release)
@@ -41,8 +45,8 @@ configure=(-DCMAKE_BUILD_TYPE=Release)
 { cmake -S . -B "$build" -G Ninja "${configure[@]}" &&
   cmake --build "$build" --target "${targets[@]}" &&
   { [ $quick = 1 ] || ! cmake --build "$build" --target help | grep -q bloomsimd_redis ||
-    cmake --build "$build" --target bloomsimd_redis bloomsimd-redis-bench; }; } >"$build.log" 2>&1 ||
-  { tail -n 40 "$build.log"; echo "bench.sh: the build failed (full log: $build.log)" >&2; exit 1; }
+    cmake --build "$build" --target bloomsimd_redis bloomsimd-redis-bench; }; } >"$log" 2>&1 ||
+  { tail -n 40 "$log"; echo "bench.sh: the build failed (full log: $log)" >&2; exit 1; }
 
 status=0
 "$build/bench/bloomsimd-bench" "${out_args[@]}" "$@" || status=$?
