@@ -51,6 +51,18 @@ expect 0 "add past capacity, quiet" "$BS" add --quiet small.bsf few.txt
 stderr_empty "--quiet silences the capacity warning"
 expect 0 "info past capacity" "$BS" info small.bsf
 stdout_has "OVER CAPACITY" "info flags over capacity"
+# a growing filter past its first layer's capacity is not over capacity: no
+# warning, and info says the capacity is the first layer's
+"$BS" create grows.bsf --capacity 100 --fpr 0.01 --growth 2
+expect 0 "add past a growing filter's first layer" "$BS" add grows.bsf few.txt
+stderr_empty "no capacity warning for a growing filter"
+expect 0 "info of a grown filter" "$BS" info grows.bsf
+stdout_has "capacity:          100 keys in the first layer (the filter grows past it)" "info: first layer's capacity"
+stdout_has "at the estimated keys (all layers)" "info: bits/key over the keys, not the first layer"
+checks=$((checks + 1))
+grep -q "OVER CAPACITY" "$T/out" && fail "info calls a grown filter over capacity"
+expect 0 "dedup past a growing filter's first layer" "$BS" dedup --capacity 100 --growth 2 few.txt
+stderr_empty "no capacity warning from dedup with --growth"
 "$BS" create tiny.bsf --bits 512 --k 16
 "$GEN" 2000 --repeat 0 > many.txt 2>/dev/null
 "$BS" add -q tiny.bsf many.txt
