@@ -41,7 +41,9 @@ echo "building the benchmarks in $build (log: $log) ..."
 targets=(bloomsimd-bench)
 [ $quick = 1 ] || targets+=(bloomsimd-cli bloomsimd-gen-records bloomsimd_static)
 configure=(-DCMAKE_BUILD_TYPE=Release)
-[ -f "$build/CMakeCache.txt" ] || configure+=(-DBLOOMSIMD_BUILD_TESTS=OFF)
+# a new build directory gets neither the test suites nor the NEON kernel
+# emulated through SIMDe (only the tests and bloomsimd-bench --emulated run it)
+[ -f "$build/CMakeCache.txt" ] || configure+=(-DBLOOMSIMD_BUILD_TESTS=OFF -DBLOOMSIMD_EMULATED_NEON=OFF)
 { cmake -S . -B "$build" -G Ninja "${configure[@]}" &&
   cmake --build "$build" --target "${targets[@]}" &&
   { [ $quick = 1 ] || ! cmake --build "$build" --target help | grep -q bloomsimd_redis ||
