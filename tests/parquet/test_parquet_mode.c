@@ -243,6 +243,7 @@ static void check_fixture(const char *name)
 
 Test(parquet_mode, duckdb_mixed_read_probed_rebuilt) { check_fixture("mixed.parquet"); }
 Test(parquet_mode, duckdb_nulls_read_probed_rebuilt) { check_fixture("nulls_fpr0001.parquet"); }
+Test(parquet_mode, duckdb_types_read_probed_rebuilt) { check_fixture("types.parquet"); }
 
 Test(parquet_mode, write_read_round_trip_and_own_format_keep_the_hash)
 {
