@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fixture_values.h"
@@ -56,11 +57,48 @@ Test(parquet_mode, hashes_are_libxxhash_xxh64)
         fixture_le(le, keys[i], 8);
         cr_assert_eq(hashes[i], XXH64(le, 8, 0), "u64 key %zu", i);
     }
-    uint8_t bytes[80];
-    for (size_t len = 0; len <= sizeof bytes; len++) {
-        for (size_t b = 0; b < len; b++) bytes[b] = (uint8_t)(len * 31 + b * 7);
-        cr_assert_eq(bloomsimd_hash(f, bytes, len), XXH64(bytes, len, 0), "byte key of %zu bytes", len);
+    /* every batch length 0..40 (the vector kernels' steps of 8 and their tails), and a start off a vector */
+    for (size_t n = 0; n <= 40; n++) {
+        uint64_t h[41] = {0};
+        bloomsimd_hash_batch_u64(f, keys + 1, n, h);
+        for (size_t i = 0; i < n; i++) cr_assert_eq(h[i], XXH64(&keys[1 + i], 8, 0), "batch of %zu: key %zu", n, i);
+        cr_assert_eq(h[n], 0, "batch of %zu: wrote past its end", n);
     }
+    /* byte keys: every length 0..512 (the inlined XXH64 below 32 bytes,
+     * libxxhash above) at every alignment 0..7, and long random ones */
+    uint8_t bytes[512 + 8];
+    for (size_t b = 0; b < sizeof bytes; b++) bytes[b] = (uint8_t)(test_key(4, b) >> 29);
+    for (size_t len = 0; len <= 512; len++)
+        for (size_t align = 0; align < 8; align++)
+            cr_assert_eq(bloomsimd_hash(f, bytes + align, len), XXH64(bytes + align, len, 0),
+                         "byte key of %zu bytes at offset %zu", len, align);
+    uint8_t *big = malloc(1u << 16);
+    for (size_t b = 0; b < 1u << 16; b++) big[b] = (uint8_t)(test_key(5, b) >> 31);
+    for (size_t r = 0; r < 200; r++) {
+        size_t len = (size_t)(test_key(6, r) % (1u << 16)), at = (size_t)(test_key(7, r) % ((1u << 16) - len + 1));
+        cr_assert_eq(bloomsimd_hash(f, big + at, len), XXH64(big + at, len, 0), "key of %zu bytes", len);
+    }
+    free(big);
+    /* keys that end at an unreadable page, and start at the first byte of a
+     * mapping: nothing outside a key is read */
+    long page = sysconf(_SC_PAGESIZE);
+    uint8_t *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert_neq(map, MAP_FAILED);
+    cr_assert_eq(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+    for (long i = 0; i < page; i++) map[i] = (uint8_t)(i * 7 + 1);
+    for (size_t len = 0; len <= 100; len++) {
+        cr_assert_eq(bloomsimd_hash(f, map + page - len, len), XXH64(map + page - len, len, 0), "%zu bytes at the end", len);
+        cr_assert_eq(bloomsimd_hash(f, map, len), XXH64(map, len, 0), "%zu bytes at the start", len);
+    }
+    for (size_t w = 1; w <= 20; w++) { /* fixed-width views ending at the page */
+        enum { FN = 8 * 5 + 3 };
+        uint64_t fh[FN];
+        bloomsimd_keys fv = bloomsimd_keys_fixed(map + page - FN * w, FN * w, w, FN);
+        cr_assert_eq(bloomsimd_hash_keys(f, &fv, fh), BLOOMSIMD_OK);
+        for (size_t i = 0; i < FN; i++)
+            cr_assert_eq(fh[i], XXH64(map + page - FN * w + i * w, w, 0), "width %zu at the end: key %zu", w, i);
+    }
+    munmap(map, 2 * (size_t)page);
     /* a key view: offsets, every length 0..79 */
     uint32_t off[81];
     off[0] = 0;
