@@ -245,6 +245,20 @@ bloomsimd_status bloomsimd_parquet_write(const bloomsimd_filter *f, void *buf, s
     return BLOOMSIMD_OK;
 }
 
+/*
+ * Sizing: the fewest blocks whose exact FPR (kernels/layout_split256.h,
+ * section 4) at ndv values is <= fpr. Bits per value at 10^6 values, against
+ * the table in the specification's "Sizing an SBBF" (checked by
+ * tests/parquet/test_parquet_mode.c, size_for_matches_the_spec_table):
+ *     fpr        10%     1%      0.1%    0.01%   0.001%
+ *     spec       6.0     10.5    16.9    26.4    41
+ *     here       5.989   10.529  16.890  26.342  40.985
+ * The spec's older closed form c = -8 / ln(1 - fpr^(1/8)) (5.77, 9.68,
+ * 14.61, 21.05, 29.56 bits) gives filters whose exact FPR is 1.13x, 1.46x,
+ * 2.08x, 3.23x and 5.48x the target. Limits: at least one 32-byte block;
+ * numBytes is an i32, so at most INT32_MAX bytes (_TOO_LARGE above).
+ * Writers often round up to a power of two and cap at 128 MiB; not here.
+ */
 bloomsimd_status bloomsimd_parquet_size_for(uint64_t ndv, double fpr, uint64_t *bytes)
 {
     bloomsimd_error_clear();

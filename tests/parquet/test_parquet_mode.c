@@ -328,6 +328,43 @@ Test(parquet_mode, write_read_round_trip_and_own_format_keep_the_hash)
     free(absent), free(ser), free(buf), free(keys);
 }
 
+/* bloomsimd_parquet_size_for against the specification's table of bits per
+ * inserted value for a false-positive probability ("Sizing an SBBF" in
+ * parquet-format BloomFilter.md; docs/PARQUET.md): the exact model gives
+ * each within 0.1 bit, and a filter of that size predicts at most the
+ * target. The same spec's older closed form, c = -8 / ln(1 - p^(1/8)),
+ * sizes too small: its filters predict 1.1-5.5x the target (checked > 1.1x). */
+Test(parquet_mode, size_for_matches_the_spec_table)
+{
+    static const struct {
+        double fpr, spec_bits;
+    } table[] = {{0.1, 6.0}, {0.01, 10.5}, {0.001, 16.9}, {0.0001, 26.4}, {0.00001, 41.0}};
+    const uint64_t ndv = 1000000;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        uint64_t bytes;
+        cr_assert_eq(bloomsimd_parquet_size_for(ndv, table[i].fpr, &bytes), BLOOMSIMD_OK);
+        cr_assert_eq(bytes % 32, 0, "whole blocks");
+        double bits = 8.0 * (double)bytes / (double)ndv;
+        cr_assert_leq(fabs(bits - table[i].spec_bits), 0.1, "fpr %g: %.3f bits/value, the spec's table %.1f",
+                      table[i].fpr, bits, table[i].spec_bits);
+        bloomsimd_filter *f = parquet_filter(bytes / 32, 0);
+        cr_assert_leq(bloomsimd_predicted_fpr(f, ndv), table[i].fpr);
+        bloomsimd_destroy(f);
+        double closed_form = -8.0 / log(1.0 - pow(table[i].fpr, 1.0 / 8));
+        f = parquet_filter((uint64_t)ceil(closed_form * (double)ndv / 256.0), 0);
+        cr_assert_gt(bloomsimd_predicted_fpr(f, ndv), 1.1 * table[i].fpr, "fpr %g: the closed form's %.3f bits",
+                     table[i].fpr, closed_form);
+        bloomsimd_destroy(f);
+    }
+    /* the limits: one block at least, numBytes an i32 */
+    uint64_t bytes;
+    cr_assert_eq(bloomsimd_parquet_size_for(1, 0.5, &bytes), BLOOMSIMD_OK);
+    cr_assert_eq(bytes, 32);
+    cr_assert_eq(bloomsimd_parquet_size_for(UINT64_C(200000000), 0.001, &bytes), BLOOMSIMD_OK);
+    cr_assert_leq(bytes, INT32_MAX);
+    cr_assert_eq(bloomsimd_parquet_size_for(UINT64_C(2000000000), 0.0001, &bytes), BLOOMSIMD_ERR_TOO_LARGE);
+}
+
 Test(parquet_mode, fpr_at_capacity_meets_the_target)
 {
     enum { N = 100000, Q = 400000 };
