@@ -79,6 +79,7 @@ client redis redis/bench/run.sh
 client cli cli/bench/cli_bench.sh --short
 client go bindings/go/bench/run.sh
 client python bindings/python/bench/run.sh --quick --short
+client java bindings/java/bench/run.sh
 # ---- end of clients ----------------------------------------------------------
 
 echo

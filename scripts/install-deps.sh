@@ -39,6 +39,8 @@ bench_packages=(
   golang-go golang-github-willf-bloom-dev golang-github-twmb-murmur3-dev
   # Python package (bindings/python): its build, and its benchmark's peers (a set, flor, redis-py)
   python3-dev python3-numpy python3-setuptools python3-flor python3-redis
+  # Java package (bindings/java): its short benchmark beside Guava
+  openjdk-17-jdk-headless libguava-java
 )
 
 # ---- the test suite, on top of the above ----
