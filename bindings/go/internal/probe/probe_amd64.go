@@ -48,8 +48,8 @@ type features struct{ avx2, avx512 bool }
 
 // detect reads CPUID and XCR0 once per process: AVX2 needs the CPU's AVX
 // and AVX2 and the OS saving YMM state (XCR0 bits 1, 2); the AVX-512 probes
-// need F, DQ, BW and VL (the library's avx512 kernel's set) and the OS saving
-// opmask and ZMM state (XCR0 bits 5, 6, 7).
+// need F, DQ, BW, VL and BMI2 (the library's avx512 kernel's set) and the OS
+// saving opmask and ZMM state (XCR0 bits 5, 6, 7).
 func detect() (f features) {
 	maxLeaf, _, _, _ := cpuid(0, 0)
 	if maxLeaf < 7 {
@@ -62,9 +62,9 @@ func detect() (f features) {
 	}
 	xcr0, _ := xgetbv()
 	_, ebx7, _, _ := cpuid(7, 0)
-	const avx2, avx512f, avx512dq, avx512bw, avx512vl = 1 << 5, 1 << 16, 1 << 17, 1 << 30, 1 << 31
+	const avx2, bmi2, avx512f, avx512dq, avx512bw, avx512vl = 1 << 5, 1 << 8, 1 << 16, 1 << 17, 1 << 30, 1 << 31
 	f.avx2 = xcr0&0x6 == 0x6 && ebx7&avx2 != 0
-	const avx512All = avx512f | avx512dq | avx512bw | avx512vl
+	const avx512All = avx512f | avx512dq | avx512bw | avx512vl | bmi2
 	f.avx512 = f.avx2 && xcr0&0xe6 == 0xe6 && ebx7&avx512All == avx512All
 	return f
 }

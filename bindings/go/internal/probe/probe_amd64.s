@@ -28,6 +28,10 @@
 DATA one<>+0(SB)/4, $1
 GLOBL one<>(SB), RODATA|NOPTR, $4
 
+// prime_mx2<>: XXH3's PRIME_MX2.
+DATA prime_mx2<>+0(SB)/8, $0x9FB21C651E98DF25
+GLOBL prime_mx2<>(SB), RODATA|NOPTR, $8
+
 // ones<>: eight 32-bit 1s (split256's e).
 DATA ones<>+0(SB)/8, $0x0000000100000001
 DATA ones<>+8(SB)/8, $0x0000000100000001
@@ -54,6 +58,25 @@ GLOBL ones<>(SB), RODATA|NOPTR, $32
 	ADDQ $8, BX \
 	XORQ BX, AX \
 	IMULQ R8, AX \
+	MOVQ AX, BX \
+	SHRQ $28, BX \
+	XORQ BX, AX
+
+// HASH_U64_BMI2 is HASH_U64 with BMI2's rorx (the AVX-512 probes: the
+// library's avx512 kernel, and this package, require BMI2 with AVX-512).
+#define HASH_U64_BMI2 \
+	RORXQ $32, AX, AX \
+	XORQ State_Bitflip(DI), AX \
+	RORXQ $15, AX, BX \
+	RORXQ $40, AX, CX \
+	XORQ BX, AX \
+	XORQ CX, AX \
+	IMULQ prime_mx2<>(SB), AX \
+	MOVQ AX, BX \
+	SHRQ $35, BX \
+	ADDQ $8, BX \
+	XORQ BX, AX \
+	IMULQ prime_mx2<>(SB), AX \
 	MOVQ AX, BX \
 	SHRQ $28, BX \
 	XORQ BX, AX
@@ -354,7 +377,7 @@ TEXT ·Block512ContainsAVX512(SB), NOSPLIT, $0-17
 TEXT ·Block512ContainsU64AVX512(SB), NOSPLIT, $0-17
 	MOVQ p+0(FP), DI
 	MOVQ key+8(FP), AX
-	HASH_U64
+	HASH_U64_BMI2
 	CONTAINS512_AVX512
 	SETEQ ret+16(FP)
 	RET
@@ -370,7 +393,7 @@ TEXT ·Block512AddAVX512(SB), NOSPLIT, $0-16
 TEXT ·Block512AddU64AVX512(SB), NOSPLIT, $0-16
 	MOVQ p+0(FP), DI
 	MOVQ key+8(FP), AX
-	HASH_U64
+	HASH_U64_BMI2
 	ADD512_AVX512
 	RET
 
@@ -394,7 +417,7 @@ TEXT ·Split256ContainsAVX512(SB), NOSPLIT, $0-17
 TEXT ·Split256ContainsU64AVX512(SB), NOSPLIT, $0-17
 	MOVQ p+0(FP), DI
 	MOVQ key+8(FP), AX
-	HASH_U64
+	HASH_U64_BMI2
 	CONTAINS256_AVX512
 	SETEQ ret+16(FP)
 	RET
@@ -410,7 +433,7 @@ TEXT ·Split256AddAVX512(SB), NOSPLIT, $0-16
 TEXT ·Split256AddU64AVX512(SB), NOSPLIT, $0-16
 	MOVQ p+0(FP), DI
 	MOVQ key+8(FP), AX
-	HASH_U64
+	HASH_U64_BMI2
 	ADD256_AVX512
 	RET
 
