@@ -138,3 +138,12 @@ func Split256AddU64AVX512(p *State, key uint64)
 
 //go:noescape
 func Split256AddNewAVX512(p *State, h uint64) bool
+
+// FloorU64 is not a probe: it hashes the key as the U64 probes do, finds
+// its 64-byte block and reads one word of it, nothing more (its answer means
+// nothing). The benchmarks call it as the floor of any single-key lookup
+// made one call at a time: what the call, the hash and one cache miss cost.
+// The filter must be block512 (it reads 64-byte blocks).
+//
+//go:noescape
+func FloorU64(p *State, key uint64) bool

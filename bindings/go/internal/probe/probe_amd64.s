@@ -444,3 +444,15 @@ TEXT ·Split256AddNewAVX512(SB), NOSPLIT, $0-17
 	ADDNEW256_AVX512
 	SETNE ret+16(FP)
 	RET
+
+// func FloorU64(p *State, key uint64) bool
+TEXT ·FloorU64(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64_BMI2
+	BLOCK(6)
+	MOVL (BX), CX
+	ANDL AX, CX
+	CMPL CX, AX
+	SETEQ ret+16(FP)
+	RET

@@ -33,3 +33,10 @@ func Split256ContainsU64AVX512(p *State, key uint64) bool { return p.split256Con
 func Split256AddAVX512(p *State, h uint64)                { p.split256AddNew(h) }
 func Split256AddU64AVX512(p *State, key uint64)           { p.split256AddNew(p.HashU64(key)) }
 func Split256AddNewAVX512(p *State, h uint64) bool        { return p.split256AddNew(h) }
+
+// FloorU64 is not a probe: it hashes the key, finds its 64-byte block and
+// reads one word of it (probe_amd64.go).
+func FloorU64(p *State, key uint64) bool {
+	h := p.HashU64(key)
+	return p.block512(h)[0]&uint32(h) == uint32(h)
+}
