@@ -134,7 +134,6 @@ func blobContains(present bool) contender {
 	}}
 }
 
-
 func block512Of(fx *fixture) *bloomsimd.Filter { return fx.block512 }
 func split256Of(fx *fixture) *bloomsimd.Filter { return fx.split256 }
 
