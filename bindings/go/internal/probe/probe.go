@@ -21,10 +21,10 @@
 //
 // A lookup never stops at the first clear bit. A branch on a bit of a block
 // still being fetched is mispredicted about half the time for absent keys,
-// and each misprediction throws away the later calls' loads already under
-// way, so a loop of absent lookups pays its cache misses one after another.
-// Testing all k bits and branching once, on the answer, lets the CPU overlap
-// consecutive calls.
+// and each misprediction discards the work of the calls after it that had
+// begun in its shadow. Testing all k bits and branching once, on the answer,
+// lets consecutive calls overlap their cache misses (README.md of the Go
+// package, "Single keys against blobloom", has the figures).
 package probe
 
 import (
@@ -58,8 +58,8 @@ var names = [...]string{"none", "go-block512", "go-split256", "go-block512-atomi
 
 func (k Kind) String() string { return names[k] }
 
-// State is everything a single-key call reads. The assembly reads the first
-// four fields at the offsets go_asm.h gives.
+// State is everything a single-key call reads. The assembly reads Blocks,
+// Nblocks, sel, lanes and Bitflip at the offsets go_asm.h gives.
 type State struct {
 	Blocks  unsafe.Pointer // block 0 (C memory, 64-byte aligned)
 	Nblocks uint64
@@ -128,7 +128,7 @@ type tables struct {
 
 var (
 	tablesMu   sync.Mutex
-	tableCache = map[*[64]uint16]*tables{} // one per k (4.5 KiB): SELECT_k is one static table per k
+	tableCache = map[*[64]uint16]*tables{} // one per k (5 KiB): SELECT_k is one static table per k
 )
 
 // tablesOf expands a selection table, once per table per process.
