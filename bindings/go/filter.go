@@ -61,6 +61,8 @@ import (
 	"runtime"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/libbloomsimd/libbloomsimd/bindings/go/internal/probe"
 )
 
 // Filter is a Bloom filter held by the C library. Close it when done; a
@@ -83,6 +85,7 @@ type Filter struct {
 	readOnly   bool
 	items      *uint64 // the C filter's count of keys inserted new (bloomsimd_info.items)
 	hash       *xxh3Secret
+	probe      probe.State // the single-key probes chosen for this filter (single.go)
 }
 
 type config struct {
@@ -217,6 +220,7 @@ func (f *Filter) attachView() {
 	f.readOnly = bool(v.read_only)
 	f.items = (*uint64)(unsafe.Pointer(v.items))
 	f.hash = newXXH3Secret(uint64(v.seed))
+	f.chooseProbe()
 }
 
 // Close frees the filter (or unmaps its file; a writable mapping is not

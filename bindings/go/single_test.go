@@ -3,17 +3,23 @@ package bloomsimd
 import (
 	"bytes"
 	"testing"
+
+	"github.com/libbloomsimd/libbloomsimd/bindings/go/internal/probe"
 )
 
-// The pure-Go single-key path must write exactly the bytes the C kernels
-// write, for every kernel this CPU runs, every k, several seeds, plain and
-// concurrent filters, and both key kinds; and answer exactly as C does.
+// The single-key path in Go (internal/probe: assembly for filters on the
+// avx2 and avx512 kernels, pure Go otherwise) must write exactly the bytes
+// the C kernels write, for every kernel this CPU runs, every k, several
+// seeds, plain and concurrent filters, and both key kinds; and answer
+// exactly as C does. Every kernel runs, so every probe this build and CPU
+// have runs (TestSingleKeyProbeFollowsKernel checks which); go test
+// -tags purego runs the same tests on the pure-Go probes alone.
 func TestSingleKeyGoIsByteIdenticalToCKernels(t *testing.T) {
 	for _, kernel := range supportedKernels() {
 		for k := 1; k <= 16; k++ {
 			for _, seed := range []uint64{0, 0x9E3779B97F4A7C15} {
 				for _, conc := range []bool{false, true} {
-					opts := []Option{WithKernel(kernel), WithK(k), WithSeed(seed)}
+					opts := []Option{WithKernel(kernel), WithK(k), WithSeed(seed), WithLayout(LayoutBlock512)}
 					if conc {
 						opts = append(opts, Concurrent())
 					}
@@ -25,9 +31,15 @@ func TestSingleKeyGoIsByteIdenticalToCKernels(t *testing.T) {
 					if !goF.Info().PureGo {
 						t.Fatalf("%s: single keys do not run in Go", what)
 					}
-					for _, x := range ks {
-						if err := goF.AddUint64(x); err != nil {
-							t.Fatal(err)
+					for i, x := range ks {
+						if i%3 != 2 {
+							if err := goF.AddUint64(x); err != nil {
+								t.Fatal(err)
+							}
+						} else if isNew, err := goF.InsertNewUint64(x); err != nil || isNew == cSingle.cContainsUint64(x) {
+							// new exactly when C's identical bits lack the key
+							t.Fatalf("%s: InsertNewUint64 of key %d: %v %v, C contains it: %v", what, i, isNew, err,
+								cSingle.cContainsUint64(x))
 						}
 						if err := cSingle.cAddUint64(x); err != nil {
 							t.Fatal(err)
@@ -60,8 +72,12 @@ func TestSingleKeyGoIsByteIdenticalToCKernels(t *testing.T) {
 
 func TestSingleByteKeysGoIsByteIdenticalToC(t *testing.T) {
 	for _, kernel := range supportedKernels() {
-		for _, conc := range []bool{false, true} {
-			opts := []Option{WithKernel(kernel), WithSeed(77)}
+		for _, c := range []struct {
+			layout int
+			conc   bool
+		}{{LayoutBlock512, false}, {LayoutBlock512, true}, {LayoutSplit256, false}, {LayoutSplit256, true}} {
+			conc := c.conc
+			opts := []Option{WithKernel(kernel), WithSeed(77), WithLayout(c.layout)}
 			if conc {
 				opts = append(opts, Concurrent())
 			}
@@ -92,7 +108,7 @@ func TestSingleByteKeysGoIsByteIdenticalToC(t *testing.T) {
 			if err := batchB.AddBytes(bk); err != nil {
 				t.Fatal(err)
 			}
-			what := name(kernel, " concurrent=", conc)
+			what := name(kernel, " layout=", c.layout, " concurrent=", conc)
 			sameBits(t, what+" Add vs C add", goF, cF)
 			sameBits(t, what+" AddString vs C add", goS, cF)
 			sameBits(t, what+" AddStrings vs C add", batchS, cF)
@@ -268,5 +284,59 @@ func TestSingleKeySplit256GoIsByteIdenticalToC(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The probe a filter runs follows its kernel, so that forcing a kernel
+// (WithKernel, BLOOMSIMD_KERNEL) forces the probe and the tests above, which
+// run every kernel, run every probe: on amd64 the assembly for avx2 and
+// avx512 (a concurrent filter's inserts stay in Go, atomic), pure Go for
+// the others and with -tags purego.
+func TestSingleKeyProbeFollowsKernel(t *testing.T) {
+	seen := map[probe.Kind]bool{}
+	for _, kernel := range supportedKernels() {
+		for _, layout := range []int{LayoutBlock512, LayoutSplit256} {
+			for _, conc := range []bool{false, true} {
+				opts := []Option{WithKernel(kernel), WithLayout(layout)}
+				if conc {
+					opts = append(opts, Concurrent())
+				}
+				f := mustNew(t, 1000, 0.01, opts...)
+				goKind := map[bool]map[int]probe.Kind{
+					false: {LayoutBlock512: probe.Block512, LayoutSplit256: probe.Split256},
+					true:  {LayoutBlock512: probe.Block512Atomic, LayoutSplit256: probe.Split256Atomic},
+				}[conc][layout]
+				want := goKind
+				if probe.Assembly {
+					switch kernel {
+					case "avx512":
+						want = map[int]probe.Kind{LayoutBlock512: probe.Block512AVX512, LayoutSplit256: probe.Split256AVX512}[layout]
+					case "avx2":
+						want = map[int]probe.Kind{LayoutBlock512: probe.Block512AVX2, LayoutSplit256: probe.Split256AVX2}[layout]
+					}
+				}
+				wantAdd := want
+				if conc {
+					wantAdd = goKind
+				}
+				if f.probe.ContainsKind != want || f.probe.AddKind != wantAdd {
+					t.Errorf("%s layout %d concurrent=%v: probes %v/%v, want %v/%v", kernel, layout, conc,
+						f.probe.ContainsKind, f.probe.AddKind, want, wantAdd)
+				}
+				seen[f.probe.ContainsKind], seen[f.probe.AddKind] = true, true
+			}
+		}
+	}
+	t.Logf("probes run by the tests on this CPU: %v", seen)
+	if seen[probe.None] {
+		t.Error("a filter with a bit array has no Go probe")
+	}
+	l, err := New(1000, 0.01, WithGrowth(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if l.probe.ContainsKind != probe.None || l.probe.AddKind != probe.None {
+		t.Errorf("a layered filter probes in Go: %v/%v", l.probe.ContainsKind, l.probe.AddKind)
 	}
 }
