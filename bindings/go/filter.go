@@ -77,7 +77,6 @@ type Filter struct {
 	// has no single bit array this package can probe (then single keys go
 	// through the C calls).
 	words      []uint32 // nblocks * 16 words (split256: * 8), over C memory
-	words64    []uint64 // the same memory as 64-bit words (concurrent filters)
 	split      bool     // layout 3, split256 (single.go's split256 probe)
 	nblocks    uint64
 	sel        *[64]uint16 // SELECT_k of kernels/layout.h section 3 (static C memory)
@@ -214,7 +213,6 @@ func (f *Filter) attachView() {
 		wordsPerBlock = 8
 	}
 	f.words = unsafe.Slice((*uint32)(v.blocks), f.nblocks*wordsPerBlock)
-	f.words64 = unsafe.Slice((*uint64)(v.blocks), f.nblocks*wordsPerBlock/2)
 	f.sel = (*[64]uint16)(unsafe.Pointer(v._select))
 	f.concurrent = bool(v.concurrent)
 	f.readOnly = bool(v.read_only)
