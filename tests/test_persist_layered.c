@@ -46,11 +46,12 @@ static bloomsimd_info info_of(const bloomsimd_filter *f)
     return info;
 }
 
-/* A scalable filter of 4 layers and a window of 3 generations rotated 5 times. */
-static bloomsimd_filter *scalable_sample_k(uint32_t flags, uint32_t k)
+/* A scalable filter of 4 layers and a window of 3 generations rotated 5
+ * times; layout 0 is this kernel's default. */
+static bloomsimd_filter *scalable_sample_in(uint32_t flags, uint32_t k, uint32_t layout)
 {
     bloomsimd_options o = {.capacity = 200, .fpr = 0.01, .growth = 2, .tightening = 0.7, .seed = 41, .flags = flags,
-                           .k = k};
+                           .k = k, .layout = layout};
     bloomsimd_filter *f = make(&o);
     uint64_t *keys = test_keys(2500, 41);
     cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys, 2500, NULL, NULL), BLOOMSIMD_OK);
@@ -59,11 +60,11 @@ static bloomsimd_filter *scalable_sample_k(uint32_t flags, uint32_t k)
     return f;
 }
 
-static bloomsimd_filter *scalable_sample(uint32_t flags) { return scalable_sample_k(flags, 0); }
+static bloomsimd_filter *scalable_sample(uint32_t flags) { return scalable_sample_in(flags, 0, 0); }
 
-static bloomsimd_filter *window_sample(uint32_t flags)
+static bloomsimd_filter *window_sample_in(uint32_t flags, uint32_t layout)
 {
-    bloomsimd_options o = {.capacity = 300, .fpr = 0.01, .generations = 3, .seed = 42, .flags = flags};
+    bloomsimd_options o = {.capacity = 300, .fpr = 0.01, .generations = 3, .seed = 42, .flags = flags, .layout = layout};
     bloomsimd_filter *f = make(&o);
     uint64_t *keys = test_keys(1800, 42);
     for (int r = 0; r < 6; r++) {
@@ -73,6 +74,8 @@ static bloomsimd_filter *window_sample(uint32_t flags)
     free(keys);
     return f;
 }
+
+static bloomsimd_filter *window_sample(uint32_t flags) { return window_sample_in(flags, 0); }
 
 static uint8_t *serialize(const bloomsimd_filter *f, size_t *len)
 {
@@ -436,13 +439,21 @@ static const edit edits[] = {
 #undef V
 #undef OK
 
-/* Samples: a scalable filter whose layers' k were chosen by sizing (k
- * option 0), one with k fixed to 6, and a window. */
+/* Samples in each layout: a scalable filter whose layers' k were chosen by
+ * sizing (k option 0), in block512 one with k fixed to 6, and a window. */
 Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
 {
-    bloomsimd_filter *samples[3] = {scalable_sample(0), scalable_sample_k(0, 6), window_sample(0)};
-    static const char *names[3] = {"scalable", "scalable k=6", "window"};
-    for (int kind = 0; kind < 3; kind++) {
+    enum { SAMPLES = 5 };
+    bloomsimd_filter *samples[SAMPLES] = {
+        scalable_sample_in(0, 0, BLOOMSIMD_LAYOUT_BLOCK512), scalable_sample_in(0, 6, BLOOMSIMD_LAYOUT_BLOCK512),
+        window_sample_in(0, BLOOMSIMD_LAYOUT_BLOCK512), scalable_sample_in(0, 0, BLOOMSIMD_LAYOUT_SPLIT256),
+        window_sample_in(0, BLOOMSIMD_LAYOUT_SPLIT256)};
+    static const char *names[SAMPLES] = {"block512 scalable", "block512 scalable k=6", "block512 window",
+                                         "split256 scalable", "split256 window"};
+    static const bool is_window[SAMPLES] = {false, false, true, false, true};
+    for (int kind = 0; kind < SAMPLES; kind++) {
+        uint32_t layout = info_of(samples[kind]).layout;
+        cr_assert_eq(layout, kind < 3 ? BLOOMSIMD_LAYOUT_BLOCK512 : BLOOMSIMD_LAYOUT_SPLIT256, "%s", names[kind]);
         size_t len;
         uint8_t *buf = serialize(samples[kind], &len);
         uint8_t *m = malloc(len);
@@ -453,12 +464,13 @@ Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
             reseal(m);
             char what[160];
             snprintf(what, sizeof what, "%s: %s", names[kind], edits[i].what);
-            bloomsimd_status want = kind == 2 ? edits[i].window : edits[i].scalable;
-            /* With k chosen per layer nothing in the file says which k a
-             * layer must have (sizing is not recomputed on load: its
-             * floating point may differ in the last bit between hosts), so a
-             * changed k that still passes the checksums is accepted, as a
-             * plain file's is; with a fixed k, the header says. */
+            bloomsimd_status want = is_window[kind] ? edits[i].window : edits[i].scalable;
+            /* With k chosen per layer in block512 nothing in the file says
+             * which k a layer must have (sizing is not recomputed on load:
+             * its floating point may differ in the last bit between hosts),
+             * so a changed k that still passes the checksums is accepted, as
+             * a plain file's is; with a fixed k, the header says; in
+             * split256 the layout says (k is 8). */
             if (kind == 0 && edits[i].fn == e_k_other) want = BLOOMSIMD_OK;
             expect_all_paths(m, len, want, what);
         }
@@ -474,12 +486,13 @@ Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
         /* a payload bit of every layer, and padding between layers */
         bloomsimd_header h;
         cr_assert_eq(bloomsimd_header_decode(buf, len, len, &h), BLOOMSIMD_OK);
+        const uint64_t block_bytes = test_block_bits(layout) / 8;
         for (uint32_t l = 0; l < h.layers; l++) {
             memcpy(m, buf, len);
             m[h.layer[l].offset + 5] ^= 0x10;
             expect_all_paths(m, len, BLOOMSIMD_ERR_CORRUPT, "payload bit");
             uint64_t end = l + 1 < h.layers ? h.layer[l + 1].offset : len;
-            if (end > h.layer[l].offset + h.layer[l].blocks * 64) {
+            if (end > h.layer[l].offset + h.layer[l].blocks * block_bytes) {
                 memcpy(m, buf, len);
                 m[end - 1] = 1;
                 expect_all_paths(m, len, BLOOMSIMD_ERR_CORRUPT, "padding after a layer");
@@ -488,7 +501,7 @@ Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
         free(m);
         free(buf);
     }
-    for (int i = 0; i < 3; i++) bloomsimd_destroy(samples[i]);
+    for (int i = 0; i < SAMPLES; i++) bloomsimd_destroy(samples[i]);
 }
 
 Test(persist_layered, every_truncation_and_header_bit_flip_is_rejected)

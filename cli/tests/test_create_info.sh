@@ -11,7 +11,17 @@ stderr_has "cannot save" "create in a missing directory"
 expect 0 "create with seed, k and bits" "$BS" create b.bsf --bits 1M --k 5 --seed 0x2a
 
 expect 0 "info" "$BS" info a.bsf
-stdout_has "format:            version 2, layout 2" "info format"
+# A default filter has the default layout of the kernel that made it
+# (docs/kernels/default-layout.md): block512 (2) on scalar and avx512,
+# split256 (3) on sse42, avx2 and neon. BLOOMSIMD_KERNEL=avx2 gives the
+# latter on any x86-64 CPU with AVX2.
+kernel=$(sed -n 's/^kernel: *\([a-z0-9]*\).*/\1/p' "$T/out")
+case $kernel in
+scalar | avx512) layout=2 ;;
+sse42 | avx2 | neon) layout=3 ;;
+*) layout="?"; fail "info names no known kernel: '$kernel'" ;;
+esac
+stdout_has "format:            version 2, layout $layout" "info format (kernel $kernel)"
 stdout_has "checksum:          ok" "info checksum"
 stdout_has "capacity:          10000 keys" "info capacity"
 stdout_has "target FPR:        0.01" "info fpr"
@@ -20,6 +30,7 @@ stdout_has "kernel:" "info kernel"
 expect 0 "info seed/k/bits" "$BS" info b.bsf
 stdout_has "seed:              42 (0x2a)" "seed parsed as hex"
 stdout_has "k:                 5" "k kept"
+stdout_has "format:            version 2, layout 2" "k 5 is block512 on every kernel"
 stdout_has "bits:              1000448" "bits rounded up to blocks"
 
 "$GEN" 5000 --repeat 0 --seed 7 > keys.txt 2>/dev/null
