@@ -38,7 +38,7 @@ func ExampleWithLayout() {
 			log.Fatal(err)
 		}
 		info := f.Info()
-		fmt.Printf("layout %d: %.2f bits/key, k=%d\n", layout, float64(info.Bits)/1e6, info.K)
+		fmt.Printf("layout %d: %.2f bits/key, k=%d\n", info.Layout, float64(info.Bits)/1e6, info.K)
 		f.Close()
 	}
 	// Output:

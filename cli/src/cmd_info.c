@@ -63,7 +63,9 @@ static void print_text(const facts *x)
     else if (i->capacity) printf("capacity:          %llu keys\n", (unsigned long long)i->capacity);
     else printf("capacity:          not given (sized by bits)\n");
     printf("target FPR:        %.6g%s\n", i->fpr, i->capacity ? "" : " (model at capacity)");
-    printf("blocks:            %llu x 512 bits\n", (unsigned long long)i->blocks);
+    printf("blocks:            %llu x %u bits (layout %s)\n", (unsigned long long)i->blocks,
+           i->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? BLOOMSIMD_SPLIT256_BLOCK_BITS : BLOOMSIMD_BLOCK_BITS,
+           bloomsimd_layout_name(i->layout) ? bloomsimd_layout_name(i->layout) : "unknown");
     printf("bits:              %llu (%.1f MiB)\n", (unsigned long long)i->bits, (double)i->memory_bytes / 1048576.0);
     if (i->capacity && !i->growth) printf("bits/key:          %.2f at capacity\n", (double)i->bits / (double)i->capacity);
     else if (i->growth && x->keys >= 1 && x->fill < 1.0)

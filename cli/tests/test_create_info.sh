@@ -17,11 +17,12 @@ expect 0 "info" "$BS" info a.bsf
 # latter on any x86-64 CPU with AVX2.
 kernel=$(sed -n 's/^kernel: *\([a-z0-9]*\).*/\1/p' "$T/out")
 case $kernel in
-scalar | avx512) layout=2 ;;
-sse42 | avx2 | neon) layout=3 ;;
+scalar | avx512) layout=2 blocks="x 512 bits (layout block512)" ;;
+sse42 | avx2 | neon) layout=3 blocks="x 256 bits (layout split256)" ;;
 *) layout="?"; fail "info names no known kernel: '$kernel'" ;;
 esac
 stdout_has "format:            version 2, layout $layout" "info format (kernel $kernel)"
+stdout_has "$blocks" "info block size (kernel $kernel)"
 stdout_has "checksum:          ok" "info checksum"
 stdout_has "capacity:          10000 keys" "info capacity"
 stdout_has "target FPR:        0.01" "info fpr"
