@@ -183,6 +183,7 @@ bool ff_create(const cli_size_options *s, uint64_t default_capacity, double defa
     o.k = s->k;
     o.seed = s->seed;
     o.growth = s->growth;
+    o.layout = s->layout;
     bloomsimd_status st = bloomsimd_create_with(out, &o);
     if (st == BLOOMSIMD_ERR_INVALID_ARGUMENT && o.growth) {
         /* The header documents scalable filters before every build has them:

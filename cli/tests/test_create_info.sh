@@ -28,6 +28,14 @@ stdout_has "capacity:          10000 keys" "info capacity"
 stdout_has "target FPR:        0.01" "info fpr"
 stdout_has "estimated keys:    0" "info empty filter"
 stdout_has "kernel:" "info kernel"
+expect 0 "create --layout split256" "$BS" create s.bsf --capacity 1000 --layout split256
+expect 0 "info of a split256 filter" "$BS" info s.bsf
+stdout_has "x 256 bits (layout split256)" "--layout split256 made a split256 filter"
+expect 0 "create --layout block512" "$BS" create l.bsf --capacity 1000 --layout block512
+expect 0 "info of a block512 filter" "$BS" info l.bsf
+stdout_has "x 512 bits (layout block512)" "--layout block512 made a block512 filter"
+expect 2 "create --layout with an unknown name" "$BS" create bad.bsf --layout blocked
+stderr_has "--layout 'blocked': block512 or split256" "--layout names the two layouts"
 expect 0 "info seed/k/bits" "$BS" info b.bsf
 stdout_has "seed:              42 (0x2a)" "seed parsed as hex"
 stdout_has "k:                 5" "k kept"
