@@ -18,6 +18,7 @@
 
 #include <bloomsimd.h>
 
+#include "dispatch.h" /* each kernel's default layout */
 #include "run.h"
 
 static double median_of(const char *section, const char *impl, const char *op, uint64_t n)
@@ -194,16 +195,20 @@ void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *
         fprintf(out, "load %.2f on %u CPUs: other work is running; read the ratios, not the times\n", load[0],
                 m->ncpus);
     const char *dk = bloomsimd_default_kernel();
-    fprintf(out, "kernels:");
-    for (size_t i = 0; i < nk; i++) fprintf(out, " %s", kernels[i]);
+    /* each kernel builds its own default layout unless --layout names one,
+     * so a run shows both layouts where the kernels differ */
+    fprintf(out, "kernels (layout):");
+    for (size_t i = 0; i < nk; i++) {
+        const bloomsimd_kernel *k = bloomsimd_kernel_by_name(kernels[i]);
+        uint32_t layout = o->layout ? o->layout : k ? k->default_layout : 0;
+        fprintf(out, " %s (%s)", kernels[i], bloomsimd_layout_name(layout));
+    }
     fprintf(out, "; the library's default here: %s (BLOOMSIMD_KERNEL forces one)\n", dk ? dk : "none");
     if (o->fpr > 0)
         fprintf(out, "filters sized for FPR %g; ", o->fpr);
     else
         fprintf(out, "filters at %.3g bits/key; ", o->bits_per_key);
-    fprintf(out, "%srandom 64-bit keys, batches of %zu, absent keys looked up; %s%u rep%s\n",
-            o->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? "layout split256; "
-            : o->layout == BLOOMSIMD_LAYOUT_BLOCK512 ? "layout block512; " : "",
+    fprintf(out, "random 64-bit keys, batches of %zu, absent keys looked up; %s%u rep%s\n",
             o->batch, o->reps == 1 ? "" : "medians of ", o->reps, o->reps == 1 ? "" : "s");
     bool fpr_ok = true;
     size_rows(out, m, kernels, nk, sizes, nsizes, &fpr_ok);
