@@ -7,7 +7,8 @@
  * scalar code. Both sides build the same bits (checked: a difference fails
  * the run). u64 (INT64) keys and 16-byte (FIXED_LEN_BYTE_ARRAY(16)) keys
  * made from them. Each cell: ns/key, median of the run's reps, the two sides
- * interleaved rep by rep, on the library's default kernel.
+ * interleaved rep by rep, on the library's default kernel (BLOOMSIMD_KERNEL
+ * picks another), which the table names.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,8 +138,8 @@ void bench_print_parquet(const bench_options *o)
     if (!any) return;
     printf("\n== Parquet split-block filters (BLOOMSIMD_PARQUET, target FPR 1%%): the library's batched calls vs "
            "one value at a time with libxxhash's XXH64, as engines probe ==\n");
-    printf("%-8s %-5s %10s %12s %8s %10s %12s %8s %9s %9s\n", "keys", "key", "build", "one-at-a", "x", "probe",
-           "one-at-a", "x", "bits/key", "FPR");
+    printf("%-8s %-5s %-7s %10s %12s %8s %10s %12s %8s %9s %9s\n", "keys", "key", "kernel", "build", "one-at-a",
+           "x", "probe", "one-at-a", "x", "bits/key", "FPR");
     static const uint64_t sizes[2] = {100000, 10000000};
     for (int si = 0; si < 2; si++)
         for (int wide = 0; wide < 2; wide++) {
@@ -153,8 +154,11 @@ void bench_print_parquet(const bench_options *o)
             double fpr = 0;
             const char *at = strstr(p->note, "fpr_measured=");
             if (at) fpr = atof(at + strlen("fpr_measured="));
-            printf("%-8s %-5s %10.2f %12.2f %7.2fx %10.2f %12.2f %7.2fx %9.2f %8.3f%%\n", keys, impl, b->ns.median,
-                   bo->ns.median, bo->ns.median / b->ns.median, p->ns.median, po->ns.median,
+            char kernel[16] = "?";
+            const char *k = strstr(b->note, "kernel=");
+            if (k) sscanf(k + strlen("kernel="), "%15s", kernel);
+            printf("%-8s %-5s %-7s %10.2f %12.2f %7.2fx %10.2f %12.2f %7.2fx %9.2f %8.3f%%\n", keys, impl, kernel,
+                   b->ns.median, bo->ns.median, bo->ns.median / b->ns.median, p->ns.median, po->ns.median,
                    po->ns.median / p->ns.median, b->value, 100 * fpr);
         }
     printf("(ns/key, medians; x = one-at-a-time / batched, above 1.00x the library is faster)\n");

@@ -189,10 +189,14 @@ static void one_target(const bench_options *o, const char *const *kernels, size_
                                (unsigned long long)n, target, bloomsimd_status_string(st));
             continue;
         }
-        if (ni == 0)
+        /* the main table proves every kernel of a layout sets the same
+         * bytes: copy the first filter of this layout, fill only the first */
+        size_t same = 0;
+        while (same < ni && impl[same].filter->geometry.layout != f->geometry.layout) same++;
+        if (same == ni)
             (void)bloomsimd_add_batch_u64(f, w->inserted, (size_t)n);
-        else /* the main table proves every kernel sets the same bytes */
-            memcpy(f->geometry.words, impl[0].filter->geometry.words, bloomsimd_filter_bytes(f));
+        else
+            memcpy(f->geometry.words, impl[same].filter->geometry.words, bloomsimd_filter_bytes(f));
         impl[ni] = (peer_impl){kernels[i], f, NULL, buf + ni * rounds};
         ni++;
     }
@@ -203,9 +207,11 @@ static void one_target(const bench_options *o, const char *const *kernels, size_
     if (ni > 0 && dk) {
         bloomsimd_options opt = {.capacity = n, .fpr = target, .kernel = dk, .layout = o->layout};
         bloomsimd_filter *f = NULL;
-        if (bloomsimd_create_with(&f, &opt) == BLOOMSIMD_OK &&
-            bloomsimd_filter_bytes(f) == bloomsimd_filter_bytes(impl[0].filter)) {
-            memcpy(f->geometry.words, impl[0].filter->geometry.words, bloomsimd_filter_bytes(f));
+        size_t same = 0;
+        if (bloomsimd_create_with(&f, &opt) == BLOOMSIMD_OK)
+            while (same < ni && impl[same].filter->geometry.layout != f->geometry.layout) same++;
+        if (f && same < ni && bloomsimd_filter_bytes(f) == bloomsimd_filter_bytes(impl[same].filter)) {
+            memcpy(f->geometry.words, impl[same].filter->geometry.words, bloomsimd_filter_bytes(f));
             const bloomsimd_kernel *k = bloomsimd_kernel_by_name(dk);
             ceiling = (bench_ceiling){.words = (const uint64_t *)(const void *)f->geometry.words,
                                       .nblocks = bloomsimd_filter_bytes(f) / 64, /* 64-byte lines, any layout */

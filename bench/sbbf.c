@@ -157,6 +157,10 @@ size_t bench_sbbf_contains_one_by_one(const bench_sbbf *f, const uint64_t *keys,
 {
     return bench_sbbf_contains_one_by_one_avx2(f, keys, n);
 }
+void bench_sbbf_add_one_by_one(const bench_sbbf *f, const uint64_t *keys, size_t n)
+{
+    bench_sbbf_add_one_by_one_avx2(f, keys, n);
+}
 #else
 /* never called: bench_sbbf_available() is false */
 void bench_sbbf_add(const bench_sbbf *f, const uint64_t *keys, size_t n)
@@ -172,5 +176,9 @@ size_t bench_sbbf_contains_one_by_one(const bench_sbbf *f, const uint64_t *keys,
 {
     (void)f, (void)keys, (void)n;
     return 0;
+}
+void bench_sbbf_add_one_by_one(const bench_sbbf *f, const uint64_t *keys, size_t n)
+{
+    (void)f, (void)keys, (void)n;
 }
 #endif

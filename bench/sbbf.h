@@ -60,10 +60,13 @@ static inline double bench_sbbf_bits_per_key(const bench_sbbf *f, uint64_t n)
 void bench_sbbf_add(const bench_sbbf *f, const uint64_t *keys, size_t n);
 size_t bench_sbbf_contains(const bench_sbbf *f, const uint64_t *keys, size_t n, uint8_t *out);
 size_t bench_sbbf_contains_one_by_one(const bench_sbbf *f, const uint64_t *keys, size_t n);
+/* Inserts one key at a time through the same inlined insert, nothing prefetched. */
+void bench_sbbf_add_one_by_one(const bench_sbbf *f, const uint64_t *keys, size_t n);
 
 /* The AVX2 entry points behind the three calls above (sbbf_avx2.c). */
 void bench_sbbf_add_avx2(const bench_sbbf *f, const uint64_t *keys, size_t n);
 size_t bench_sbbf_contains_avx2(const bench_sbbf *f, const uint64_t *keys, size_t n, uint8_t *out);
 size_t bench_sbbf_contains_one_by_one_avx2(const bench_sbbf *f, const uint64_t *keys, size_t n);
+void bench_sbbf_add_one_by_one_avx2(const bench_sbbf *f, const uint64_t *keys, size_t n);
 
 #endif

@@ -183,3 +183,9 @@ size_t bench_sbbf_contains_one_by_one_avx2(const bench_sbbf *f, const uint64_t *
     for (size_t i = 0; i < n; i++) hits += (size_t)sb_contains_one(f, keys[i]);
     return hits;
 }
+
+/* A user's loop over single inserts: the insert inlined, nothing prefetched. */
+void bench_sbbf_add_one_by_one_avx2(const bench_sbbf *f, const uint64_t *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++) sb_set(sb_locate(f, keys[i]));
+}

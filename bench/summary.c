@@ -18,6 +18,7 @@
 
 #include <bloomsimd.h>
 
+#include "dispatch.h" /* each kernel's default layout */
 #include "run.h"
 
 static double median_of(const char *section, const char *impl, const char *op, uint64_t n)
@@ -45,10 +46,10 @@ static double speedup(const char *impl, const char *op, const char *ours, uint64
 static void size_rows(FILE *out, const bench_machine *m, const char *const *kernels, size_t nk,
                       const uint64_t *sizes, size_t nsizes, bool *fpr_ok)
 {
-    fprintf(out, "\n%-6s %-7s %-7s %7s %7s %7s %8s  %-16s %-10s %s\n", "keys", "memory", "fastest", "lookup",
-            "insert", "single", "lookup /", " vs split-block", "vs classic", "FPR measured");
-    fprintf(out, "%-6s %-7s %-7s %7s %7s %7s %8s  %-16s %-10s %s\n", "", "", "kernel", "ns/key", "ns/key", "ns/key",
-            "floor", " lookup  insert", "  lookup", "(model)");
+    fprintf(out, "\n%-6s %-7s %-7s %7s %7s %7s %8s  %-16s %-19s  %s\n", "keys", "memory", "fastest", "lookup",
+            "insert", "single", "lookup /", " vs split-block", "vs classic libbloom", "FPR measured");
+    fprintf(out, "%-6s %-7s %-7s %7s %7s %7s %8s  %-16s %-19s  %s\n", "", "", "kernel", "ns/key", "ns/key", "ns/key",
+            "floor", " lookup  insert", "  lookup    lookup", "(model)");
     for (size_t s = 0; s < nsizes; s++) {
         uint64_t n = sizes[s];
         const char *b = bench_fastest_kernel(kernels, nk, n);
@@ -73,6 +74,7 @@ static void size_rows(FILE *out, const bench_machine *m, const char *const *kern
         cell(out, "  %6.2fx", speedup("sbbf", "lookup0", b, n), 9);
         cell(out, " %6.2fx", speedup("sbbf", "insert", b, n), 8);
         cell(out, "  %7.1fx", speedup("classic", "lookup0", b, n), 10);
+        cell(out, " %7.1fx", speedup("libbloom", "lookup0", b, n), 9); /* up to 10^7 keys */
         if (fm && model && model->value > 0) {
             /* the check the bench itself makes: measured within a few sigma of
              * the model (run_size.c fails the run otherwise); here, the ratio */
@@ -193,21 +195,36 @@ void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *
         fprintf(out, "load %.2f on %u CPUs: other work is running; read the ratios, not the times\n", load[0],
                 m->ncpus);
     const char *dk = bloomsimd_default_kernel();
-    fprintf(out, "kernels:");
-    for (size_t i = 0; i < nk; i++) fprintf(out, " %s", kernels[i]);
+    /* each kernel builds its own default layout unless --layout names one,
+     * so a run shows both layouts where the kernels differ */
+    fprintf(out, "kernels (layout):");
+    for (size_t i = 0; i < nk; i++) {
+        const bloomsimd_kernel *k = bloomsimd_kernel_by_name(kernels[i]);
+        uint32_t layout = o->layout ? o->layout : k ? k->default_layout : 0;
+        fprintf(out, " %s (%s)", kernels[i], bloomsimd_layout_name(layout));
+    }
     fprintf(out, "; the library's default here: %s (BLOOMSIMD_KERNEL forces one)\n", dk ? dk : "none");
     if (o->fpr > 0)
         fprintf(out, "filters sized for FPR %g; ", o->fpr);
     else
         fprintf(out, "filters at %.3g bits/key; ", o->bits_per_key);
-    fprintf(out, "%srandom 64-bit keys, batches of %zu, absent keys looked up; medians of %u reps\n",
-            o->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? "layout split256; "
-            : o->layout == BLOOMSIMD_LAYOUT_BLOCK512 ? "layout block512; " : "",
-            o->batch, o->reps);
+    fprintf(out, "random 64-bit keys, batches of %zu, absent keys looked up; %s%u rep%s\n",
+            o->batch, o->reps == 1 ? "" : "medians of ", o->reps, o->reps == 1 ? "" : "s");
     bool fpr_ok = true;
     size_rows(out, m, kernels, nk, sizes, nsizes, &fpr_ok);
-    fprintf(out, "(single = one bloomsimd_contains_u64 call per key; floor = hash + block index + one read\n"
-                 " per key; vs peer, classic: their time / ours, above 1.00x we are faster)\n");
+    /* The per-core L1D and L2 label the sizes; the L3 a VM reports is often a whole
+     * host package's (480-508 MiB on 2-vCPU guests), of which the guest gets an
+     * unknown share, so nothing is labelled by it. */
+    char l3[80] = "the L3 size is unknown";
+    if (m->cache_bytes[3])
+        snprintf(l3, sizeof l3, "the L3 reported (%llu MiB) may be the whole host's",
+                 (unsigned long long)(m->cache_bytes[3] >> 20));
+    fprintf(out, "(memory: the filter against the per-core L1D %llu KiB and L2 %llu KiB (%s);\n"
+                 " %s, so no size is called L3-resident;\n"
+                 " single = one bloomsimd_contains_u64 call per key; floor = hash + block index + one read\n"
+                 " per key; vs a peer: its time / ours, above 1.00x we are faster; libbloom: one call a key)\n",
+            (unsigned long long)(m->cache_bytes[1] >> 10), (unsigned long long)(m->cache_bytes[2] >> 10),
+            m->caches_from_cpuid ? "from CPUID" : "from /sys", l3);
     peer_rows(out, o, kernels, nk, sizes, nsizes);
     layered_row(out);
     parquet_row(out);

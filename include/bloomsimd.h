@@ -111,12 +111,16 @@ BLOOMSIMD_API const char *bloomsimd_last_error(void);
  *             bits per key at a given FPR.
  *   SPLIT256  32-byte blocks of 8 32-bit words; a key sets one bit in every
  *             word (k = 8): the block and bit rules of Parquet's split-block
- *             Bloom filter. About 6% (at 1%) to 9% (at 0.1%) more bits per
- *             key, and one 256-bit register per probe.
+ *             Bloom filter. 6% (at 1%), 9% (at 0.1%) and 19% (at 0.01%)
+ *             more bits per key, and one 256-bit register per probe.
  *
  * BLOOMSIMD_LAYOUT_DEFAULT (0) means the default layout of the kernel the
- * filter runs (after options.kernel, BLOOMSIMD_KERNEL or CPUID), which is
- * chosen by measurement per kernel (README "Kernels"); an explicit k other
+ * filter runs (after options.kernel, BLOOMSIMD_KERNEL or CPUID), chosen by
+ * measurement per kernel (docs/kernels/default-layout.md): SPLIT256 on
+ * sse42, avx2 and neon, BLOCK512 on avx512 and scalar. So the same options
+ * give a block512 filter on an AVX-512 CPU and a split256 one (6-19% more
+ * bits) on an AVX2-only CPU: name the layout to get the same filter
+ * everywhere (BLOCK512 for the fewest bits per key). An explicit k other
  * than 0 and 8 always gets BLOCK512, the only layout with that k.
  */
 #define BLOOMSIMD_LAYOUT_DEFAULT 0u
@@ -213,8 +217,9 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *               (INVALID_ARGUMENT).
  *
  *   layout    BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256, or 0 for
- *             the kernel's default (see "Block layouts" above). Every layer
- *             of a layered filter has the filter's layout.
+ *             the kernel's default: SPLIT256 on sse42, avx2 and neon,
+ *             BLOCK512 on avx512 and scalar (see "Block layouts" above).
+ *             Every layer of a layered filter has the filter's layout.
  */
 typedef struct bloomsimd_options {
     uint64_t capacity;

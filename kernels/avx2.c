@@ -151,6 +151,8 @@ static void avx2_hash_u64(uint64_t hash_bitflip, const uint64_t *keys, size_t n,
 
 /* Byte keys (it uses avx2_xxh3 and avx2_mul64 above). */
 #include "xxh3_keys_avx2.h"
+/* Parquet's XXH64: u64 keys and fixed-width views of 4, 8, 16 bytes. */
+#include "xxh64_u64_avx2.h"
 
 /* ---------------------------------------------------------------------------
  * Word selection: the rows.
@@ -999,7 +1001,7 @@ const bloomsimd_kernel bloomsimd_kernel_avx2 = {
     .name = "avx2",
     .required_features = BLOOMSIMD_CPU_AVX2,
     .emulated = false,
-    .default_layout = BLOOMSIMD_LAYOUT_BLOCK512,
+    .default_layout = BLOOMSIMD_LAYOUT_SPLIT256,
     .hash_u64 = avx2_hash_u64,
     .add_hashes = avx2_by_layout_add_hashes,
     .contains_hashes = avx2_by_layout_contains_hashes,
@@ -1011,6 +1013,8 @@ const bloomsimd_kernel bloomsimd_kernel_avx2 = {
     .contains_one = avx2_by_layout_contains_one,
     .single = BLOOMSIMD_SINGLE_KEY_ENTRIES(avx2),
     .hash_keys = avx2_hash_keys,
+    .hash_u64_parquet = avx2_xxh64_u64,
+    .hash_keys_parquet = avx2_xxh64_keys,
     .union_words = avx2_union_words,
     .intersect_words = avx2_intersect_words,
     .touch_u64 = avx2_by_layout_touch_u64,

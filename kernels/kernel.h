@@ -132,10 +132,8 @@ typedef struct bloomsimd_kernel {
      * at least one reports it new. */
     size_t (*add_new_hashes)(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out);
     size_t (*add_new_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out);
-    /* One key, already hashed: the single-key calls go through these (one
-     * indirect call, no batch set-up). contains_one returns bool, the type
-     * of bloomsimd_contains_u64, so that call ends in a tail jump to it (an
-     * int would need a conversion after the call). */
+    /* One key, already hashed, on either layout (routed on g->layout): the
+     * layers of a scalable filter or a window probe through these. */
     void (*add_one)(const bloomsimd_geometry *g, uint64_t hash);
     bool (*contains_one)(const bloomsimd_geometry *g, uint64_t hash);
     /* The same per layout, the hash fused in: [bloomsimd_layout_slot(layout)]

@@ -37,8 +37,11 @@ bench_packages=(
   # Go package (bindings/go): toolchain; bits-and-blooms (and the murmur3 its
   # go.mod names) for its comparison benchmarks, built offline from Debian's sources
   golang-go golang-github-willf-bloom-dev golang-github-twmb-murmur3-dev
+  golang-github-greatroar-blobloom-dev  # Go benchmark: blobloom, the blocked filter its single keys are compared with
   # Python package (bindings/python): its build, and its benchmark's peers (a set, flor, redis-py)
   python3-dev python3-numpy python3-setuptools python3-flor python3-redis
+  # Java package (bindings/java): its short benchmark beside Guava
+  openjdk-17-jdk-headless libguava-java
 )
 
 # ---- the test suite, on top of the above ----

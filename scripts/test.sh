@@ -130,8 +130,8 @@ stage_java() {
   fi
   # the benchmark's short form: it runs, both filters have no false negatives
   if [ -f "$out/release/bindings/java/bench.sh" ]; then
-    sh "$out/release/bindings/java/bench.sh" --quick >"$out/java-bench-smoke.txt" 2>&1 || { cat "$out/java-bench-smoke.txt"; return 1; }
-    grep -E "mightContain\(long\)|bits/key" "$out/java-bench-smoke.txt"
+    sh "$out/release/bindings/java/bench.sh" --quick --short >"$out/java-bench-smoke.txt" 2>&1 || { cat "$out/java-bench-smoke.txt"; return 1; }
+    cat "$out/java-bench-smoke.txt"
   fi
 }
 

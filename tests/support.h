@@ -39,6 +39,18 @@ bool test_quick_mode(void);
 /* The kernel this run is for: BLOOMSIMD_KERNEL, or the default. */
 const char *test_kernel(void);
 
+/* The layout a filter made with options.layout = 0 gets on this run's kernel
+ * (the kernel's default_layout, as bloomsimd_size_for reports it; which
+ * kernel has which default is pinned by test_layout_split256.c). Tests about
+ * "a default filter" expect this; tests about one layout name it. */
+uint32_t test_default_layout(void);
+
+/* Bits in one block of `layout` (BLOOMSIMD_LAYOUT_BLOCK512 or _SPLIT256). */
+static inline uint64_t test_block_bits(uint32_t layout)
+{
+    return layout == BLOOMSIMD_LAYOUT_SPLIT256 ? BLOOMSIMD_SPLIT256_BLOCK_BITS : BLOOMSIMD_BLOCK_BITS;
+}
+
 /* test_key(stream, 0 .. n-1): n distinct keys, disjoint from every other
  * stream. Caller frees. */
 uint64_t *test_keys(size_t n, uint64_t stream);

@@ -1,6 +1,6 @@
 /*
  * support_keys.c — the test helpers that need no Criterion: the run's kernel,
- * quick mode and key streams. Shared by the Criterion suites and by the
+ * quick mode, its default layout and key streams. Shared by the Criterion suites and by the
  * plain pthread build of test_concurrency.c that scripts/tsan.sh makes
  * (Criterion cannot start under TSan).
  */
@@ -20,6 +20,18 @@ const char *test_kernel(void)
 {
     const char *k = getenv("BLOOMSIMD_KERNEL");
     return (k && *k) ? k : bloomsimd_default_kernel();
+}
+
+uint32_t test_default_layout(void)
+{
+    bloomsimd_options o = {.capacity = 1000, .fpr = 0.01, .kernel = test_kernel()};
+    bloomsimd_sizing s;
+    if (bloomsimd_size_for(&o, &s) != BLOOMSIMD_OK ||
+        (s.layout != BLOOMSIMD_LAYOUT_BLOCK512 && s.layout != BLOOMSIMD_LAYOUT_SPLIT256)) {
+        fprintf(stderr, "test_default_layout: size_for on kernel %s: %s\n", test_kernel(), bloomsimd_last_error());
+        abort();
+    }
+    return s.layout;
 }
 
 uint64_t *test_keys(size_t n, uint64_t stream)

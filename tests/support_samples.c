@@ -78,6 +78,7 @@ void test_assert_same_filter(const bloomsimd_filter *a, const bloomsimd_filter *
     bloomsimd_info x, y;
     bloomsimd_get_info(a, &x);
     bloomsimd_get_info(b, &y);
+    cr_assert_eq(x.layout, y.layout, "%s", what);
     cr_assert_eq(x.layers, y.layers, "%s", what);
     cr_assert_eq(x.items, y.items, "%s", what);
     cr_assert_eq(x.blocks, y.blocks, "%s", what);

@@ -27,7 +27,7 @@ uint8_t *test_serialize(const bloomsimd_filter *f, size_t *len);
  * single-key calls), and find some. */
 void test_assert_same_answers(const bloomsimd_filter *a, const bloomsimd_filter *b, const char *what);
 
-/* The same answers, info (layers, items, blocks, k, seed, flags, rotations)
+/* The same answers, info (layout, layers, items, blocks, k, seed, flags, rotations)
  * and serialized bytes. */
 void test_assert_same_filter(const bloomsimd_filter *a, const bloomsimd_filter *b, const char *what);
 

@@ -113,8 +113,8 @@ static void check_geometry(const bloomsimd_options *o)
 Test(add_new, matches_scalar_flags_counts_and_bytes_every_size_and_k)
 {
     for (uint32_t k = 1; k <= 16; k++) {
-        bloomsimd_options one_block = {.bits = 512, .k = k, .seed = k};
-        bloomsimd_options many = {.bits = 512 * 3001, .k = k, .seed = 100 + k};
+        bloomsimd_options one_block = {.bits = 512, .k = k, .seed = k, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
+        bloomsimd_options many = {.bits = 512 * 3001, .k = k, .seed = 100 + k, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
         check_geometry(&one_block);
         check_geometry(&many);
         if (k % 5 == 1) {
@@ -140,7 +140,7 @@ Test(add_new, split256_matches_scalar_flags_counts_and_bytes_every_size)
 
 Test(add_new, large_filter_matches_scalar)
 {
-    bloomsimd_options o = {.capacity = 4000000, .fpr = 0.01, .seed = 5};
+    bloomsimd_options o = {.capacity = 4000000, .fpr = 0.01, .seed = 5, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
     check_geometry(&o);
 }
 
@@ -211,32 +211,36 @@ Test(add_new, a_repeat_in_the_batch_is_new_only_the_first_time)
     bloomsimd_destroy(f);
 }
 
+/* Both layouts at k 8 (block512 picks 8 of its 16 words; split256 uses all 8). */
 Test(add_new, single_key_calls_match_the_batch)
 {
-    bloomsimd_options o = {.bits = 512 * 5, .k = 8, .seed = 4};
-    bloomsimd_filter *a = make(&o, test_kernel()), *b = make(&o, "scalar");
-    enum { N = 3000 };
-    uint64_t keys[N];
-    uint8_t out[N];
-    keys_with_repeats(keys, N, 8);
-    cr_assert_eq(bloomsimd_add_new_batch_u64(b, keys, N, out, NULL), BLOOMSIMD_OK);
-    for (size_t i = 0; i < N; i++) {
-        bool was_new;
-        cr_assert_eq(bloomsimd_add_new_u64(a, keys[i], &was_new), BLOOMSIMD_OK);
-        cr_assert_eq(was_new, out[i] != 0, "key %zu", i);
+    static const uint32_t layouts[] = {BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256};
+    for (size_t l = 0; l < 2; l++) {
+        bloomsimd_options o = {.bits = 512 * 5, .k = 8, .seed = 4, .layout = layouts[l]};
+        bloomsimd_filter *a = make(&o, test_kernel()), *b = make(&o, "scalar");
+        enum { N = 3000 };
+        uint64_t keys[N];
+        uint8_t out[N];
+        keys_with_repeats(keys, N, 8);
+        cr_assert_eq(bloomsimd_add_new_batch_u64(b, keys, N, out, NULL), BLOOMSIMD_OK);
+        for (size_t i = 0; i < N; i++) {
+            bool was_new;
+            cr_assert_eq(bloomsimd_add_new_u64(a, keys[i], &was_new), BLOOMSIMD_OK);
+            cr_assert_eq(was_new, out[i] != 0, "layout %u key %zu", layouts[l], i);
+        }
+        assert_same_bytes(b, a, bloomsimd_layout_name(layouts[l]));
+        /* byte keys: the hash of the 8 LE bytes is the u64 key's hash */
+        bloomsimd_filter *c = make(&o, test_kernel());
+        for (size_t i = 0; i < N; i++) {
+            bool was_new;
+            cr_assert_eq(bloomsimd_add_new(c, &keys[i], 8, &was_new), BLOOMSIMD_OK);
+            cr_assert_eq(was_new, out[i] != 0, "layout %u byte key %zu", layouts[l], i);
+        }
+        assert_same_bytes(b, c, bloomsimd_layout_name(layouts[l]));
+        bloomsimd_destroy(a);
+        bloomsimd_destroy(b);
+        bloomsimd_destroy(c);
     }
-    assert_same_bytes(b, a, "single keys");
-    /* byte keys: the hash of the 8 LE bytes is the u64 key's hash */
-    bloomsimd_filter *c = make(&o, test_kernel());
-    for (size_t i = 0; i < N; i++) {
-        bool was_new;
-        cr_assert_eq(bloomsimd_add_new(c, &keys[i], 8, &was_new), BLOOMSIMD_OK);
-        cr_assert_eq(was_new, out[i] != 0, "byte key %zu", i);
-    }
-    assert_same_bytes(b, c, "single byte keys");
-    bloomsimd_destroy(a);
-    bloomsimd_destroy(b);
-    bloomsimd_destroy(c);
 }
 
 Test(add_new, errors_and_null_outputs)

@@ -233,8 +233,9 @@ static void run(size_t writers, const bloomsimd_options *geometry, bool with_uni
 /* small: 64 blocks, so threads keep hitting the same block and word
  * (contended ORs on shared lines). large: ~6 MiB, beyond one core's 2 MiB
  * L2, so inserts miss and stay in flight while other threads write. */
-static const bloomsimd_options small = {.bits = 512 * 64, .k = 8, .seed = 11};
-static const bloomsimd_options large = {.capacity = 8 * KEYS_PER_WRITER * 16, .fpr = 0.01, .seed = 12};
+static const bloomsimd_options small = {.bits = 512 * 64, .k = 8, .seed = 11, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
+static const bloomsimd_options large = {
+    .capacity = 8 * KEYS_PER_WRITER * 16, .fpr = 0.01, .seed = 12, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
 /* The same two sizes in layout split256 (kernels/layout_split256.h). */
 static const bloomsimd_options small256 = {.bits = 256 * 64, .seed = 13, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
 static const bloomsimd_options large256 = {

@@ -144,8 +144,9 @@ static void run_add_new(size_t threads, const bloomsimd_options *geometry, bool 
 
 /* large: 30000 keys in a filter for 10^6 at 1e-4, so a false positive among
  * them has probability ~1e-9 and "reported new by nobody" means a lost race. */
-static const bloomsimd_options new_large = {.capacity = 1000000, .fpr = 1e-4, .seed = 21};
-static const bloomsimd_options new_small = {.bits = 512 * 64, .k = 8, .seed = 22};
+static const bloomsimd_options new_large = {
+    .capacity = 1000000, .fpr = 1e-4, .seed = 21, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
+static const bloomsimd_options new_small = {.bits = 512 * 64, .k = 8, .seed = 22, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
 
 Test(concurrency_new, add_new_same_keys_two_threads)
 {

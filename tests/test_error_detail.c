@@ -48,14 +48,26 @@ Test(error_detail, create_options_name_the_value_and_the_limit)
     expect_create(1000, 1e-11, BLOOMSIMD_ERR_INVALID_ARGUMENT, "fpr 1e-11 is below the minimum 1e-10");
     expect_create(1000, 0.0, BLOOMSIMD_ERR_INVALID_ARGUMENT, "fpr 0 is outside [1e-10, 1) (bloomsimd_create has no default");
     expect_create(1000, -0.5, BLOOMSIMD_ERR_INVALID_ARGUMENT, "fpr -0.5");
-    expect_create(UINT64_C(1) << 62, 1e-9, BLOOMSIMD_ERR_TOO_LARGE, "needs more than 2^32 blocks");
+    /* bloomsimd_create: this kernel's default layout, and its limit */
+    expect_create(UINT64_C(1) << 62, 1e-9, BLOOMSIMD_ERR_TOO_LARGE,
+                  test_default_layout() == BLOOMSIMD_LAYOUT_SPLIT256
+                      ? "capacity 4611686018427387904 at fpr 1e-09 needs more than 2^32 split256 blocks (128 GiB)"
+                      : "capacity 4611686018427387904 at fpr 1e-09 needs more than 2^32 blocks (256 GiB)");
 
     bloomsimd_options o = {.capacity = 1000, .fpr = 1e-11};
     expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT, "fpr 1e-11 is below the minimum 1e-10");
     o = (bloomsimd_options){.fpr = 0.01};
     expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT, "capacity 0 and bits 0");
-    o = (bloomsimd_options){.bits = (BLOOMSIMD_MAX_BLOCKS + 1) * BLOOMSIMD_BLOCK_BITS};
-    expect_options(&o, BLOOMSIMD_ERR_TOO_LARGE, "above the maximum 2^32 blocks");
+    o = (bloomsimd_options){.capacity = UINT64_C(1) << 62, .fpr = 1e-9, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
+    expect_options(&o, BLOOMSIMD_ERR_TOO_LARGE, "needs more than 2^32 blocks (256 GiB)");
+    o.layout = BLOOMSIMD_LAYOUT_SPLIT256;
+    expect_options(&o, BLOOMSIMD_ERR_TOO_LARGE, "needs more than 2^32 split256 blocks (128 GiB)");
+    o = (bloomsimd_options){.bits = (BLOOMSIMD_MAX_BLOCKS + 1) * BLOOMSIMD_BLOCK_BITS, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
+    expect_options(&o, BLOOMSIMD_ERR_TOO_LARGE, "need 4294967297 blocks, above the maximum 2^32 blocks (256 GiB)");
+    o = (bloomsimd_options){.bits = (BLOOMSIMD_MAX_BLOCKS + 1) * BLOOMSIMD_SPLIT256_BLOCK_BITS,
+                            .layout = BLOOMSIMD_LAYOUT_SPLIT256};
+    expect_options(&o, BLOOMSIMD_ERR_TOO_LARGE,
+                   "need 4294967297 blocks, above the maximum 2^32 split256 blocks (128 GiB)");
     o = (bloomsimd_options){.capacity = 1000, .k = 17};
     expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT, "k 17 is above the maximum 16");
     o = (bloomsimd_options){.capacity = 1000, .flags = 0x80};
@@ -249,19 +261,27 @@ Test(error_detail, serialized_inputs_say_what_is_wrong)
 }
 
 /* A window's directory entry edited, both checksums recomputed. */
-Test(error_detail, layer_directory_fields_are_named)
+static uint8_t *window_image_with_k_plus_one_in_generation_1(uint32_t layout, size_t *len)
 {
-    bloomsimd_options o = {.capacity = 100, .fpr = 0.01, .generations = 3};
+    bloomsimd_options o = {.capacity = 100, .fpr = 0.01, .generations = 3, .layout = layout};
     bloomsimd_filter *w = test_filter(&o);
-    size_t len = bloomsimd_serialized_size(w);
-    uint8_t *buf = malloc(len);
-    cr_assert_eq(bloomsimd_serialize(w, buf, len, NULL), BLOOMSIMD_OK);
+    *len = bloomsimd_serialized_size(w);
+    uint8_t *buf = malloc(*len);
+    cr_assert_eq(bloomsimd_serialize(w, buf, *len, NULL), BLOOMSIMD_OK);
     bloomsimd_destroy(w);
     uint8_t *entry1 = buf + BLOOMSIMD_HDR_DIRECTORY + BLOOMSIMD_FORMAT_ENTRY_BYTES;
     bloomsimd_le32_put(entry1 + BLOOMSIMD_ENT_K, bloomsimd_le32_get(entry1 + BLOOMSIMD_ENT_K) + 1);
     uint64_t directory = XXH3_64bits(buf + BLOOMSIMD_HDR_DIRECTORY, 3 * BLOOMSIMD_FORMAT_ENTRY_BYTES);
     bloomsimd_le64_put(buf + BLOOMSIMD_HDR_PAYLOAD_CHECKSUM, directory);
     bloomsimd_header_reseal(buf);
+    return buf;
+}
+
+Test(error_detail, layer_directory_fields_are_named)
+{
+    /* block512: a generation whose k differs from the others' */
+    size_t len;
+    uint8_t *buf = window_image_with_k_plus_one_in_generation_1(BLOOMSIMD_LAYOUT_BLOCK512, &len);
     expect_deserialize(buf, len, BLOOMSIMD_ERR_CORRUPT, "generation 1 (blocks ");
     cr_assert_detail("differs from the window's");
 
@@ -269,6 +289,11 @@ Test(error_detail, layer_directory_fields_are_named)
     buf[BLOOMSIMD_HDR_PAYLOAD_CHECKSUM] ^= 1;
     bloomsimd_header_reseal(buf);
     expect_deserialize(buf, len, BLOOMSIMD_ERR_CORRUPT, "layer directory checksum mismatch");
+    free(buf);
+
+    /* split256: k 9 is refused by the layer's own layout before any comparison */
+    buf = window_image_with_k_plus_one_in_generation_1(BLOOMSIMD_LAYOUT_SPLIT256, &len);
+    expect_deserialize(buf, len, BLOOMSIMD_ERR_CORRUPT, "layer 1: k 9 in layout 3 (split256), which sets exactly 8 bits per key");
     free(buf);
 }
 

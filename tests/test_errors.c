@@ -96,21 +96,31 @@ Test(errors, sizes_beyond_the_layout_are_too_large_never_wrapped)
     expect_options(&o, BLOOMSIMD_ERR_TOO_LARGE);
 }
 
+/* Whole blocks of the filter's layout: 512 bits in block512 (k from bits
+ * alone: BLOOMSIMD_DEFAULT_K), 256 in split256 (k 8), and layout 0 gets this
+ * kernel's default. */
 Test(errors, explicit_bits_round_up_to_whole_blocks)
 {
-    bloomsimd_options o = {.bits = 1};
-    bloomsimd_filter *f = test_filter(&o);
-    bloomsimd_info info;
-    bloomsimd_get_info(f, &info);
-    cr_assert_eq(info.blocks, 1);
-    cr_assert_eq(info.bits, 512);
-    cr_assert_eq(info.k, BLOOMSIMD_DEFAULT_K);
-    bloomsimd_destroy(f);
-    o.bits = 513;
-    f = test_filter(&o);
-    bloomsimd_get_info(f, &info);
-    cr_assert_eq(info.blocks, 2);
-    bloomsimd_destroy(f);
+    const uint32_t layouts[] = {BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256, 0};
+    for (size_t l = 0; l < 3; l++) {
+        uint32_t layout = layouts[l] ? layouts[l] : test_default_layout();
+        uint64_t block = test_block_bits(layout);
+        bloomsimd_options o = {.bits = 1, .layout = layouts[l]};
+        bloomsimd_filter *f = test_filter(&o);
+        bloomsimd_info info;
+        bloomsimd_get_info(f, &info);
+        cr_assert_eq(info.layout, layout, "layout %u", layouts[l]);
+        cr_assert_eq(info.blocks, 1);
+        cr_assert_eq(info.bits, block);
+        cr_assert_eq(info.k, layout == BLOOMSIMD_LAYOUT_SPLIT256 ? BLOOMSIMD_SPLIT256_K : BLOOMSIMD_DEFAULT_K);
+        bloomsimd_destroy(f);
+        o.bits = block + 1;
+        f = test_filter(&o);
+        bloomsimd_get_info(f, &info);
+        cr_assert_eq(info.blocks, 2, "layout %u", layouts[l]);
+        cr_assert_eq(info.bits, 2 * block);
+        bloomsimd_destroy(f);
+    }
 }
 
 Test(errors, null_filter_and_null_keys_are_reported_not_crashed)

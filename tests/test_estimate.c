@@ -4,9 +4,9 @@
  * Invariants: fill_ratio is the exact fraction of set bits; estimate_count
  * is 0 for an empty filter, the documented finite bound for a full one
  * (get_fill_info: saturated, FPR now 1), within ±5% of the true
- * count from 10^3 to 10^7 keys up to capacity, and beyond capacity within
- * the error the document derives (5 standard deviations of the exact
- * variance model below, which a Monte Carlo test also checks). Keys are
+ * count from 10^3 to 10^7 keys up to capacity in both layouts, and in
+ * block512 within 5 standard deviations of the exact variance model below
+ * (which a Monte Carlo test also checks) up to and beyond capacity. Keys are
  * deterministic and every kernel builds the same bytes, so these tests do
  * not flake: a failure means the estimator or the kernel is wrong.
  */
@@ -212,14 +212,17 @@ Test(estimate, fill_ratio_is_the_exact_fraction_of_set_bits)
 }
 
 /* n^ against n at each checkpoint; `tolerance` is relative, `sigmas` scales
- * the model's standard deviation (0 to skip that check). */
-static void check_estimates(uint64_t capacity, double fpr, const double *multiples, size_t count, double tolerance,
-                            double sigmas)
+ * the model's standard deviation (0 to skip that check; the variance model
+ * above is block512's: its 480 = 512 - 32 counts the other bits of a block). */
+static void check_estimates_in(uint32_t layout, uint64_t capacity, double fpr, const double *multiples, size_t count,
+                               double tolerance, double sigmas)
 {
-    bloomsimd_options o = {.capacity = capacity, .fpr = fpr, .seed = capacity ^ (uint64_t)(1 / fpr)};
+    bloomsimd_options o = {.capacity = capacity, .fpr = fpr, .seed = capacity ^ (uint64_t)(1 / fpr), .layout = layout};
     bloomsimd_filter *f = test_filter(&o);
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);
+    cr_assert_eq(info.layout, layout);
+    cr_assert(sigmas == 0 || layout == BLOOMSIMD_LAYOUT_BLOCK512, "the variance model is block512's");
     uint64_t state = capacity * 31 + (uint64_t)(1 / fpr), done = 0;
     for (size_t c = 0; c < count; c++) {
         uint64_t n = (uint64_t)(multiples[c] * (double)capacity);
@@ -227,8 +230,8 @@ static void check_estimates(uint64_t capacity, double fpr, const double *multipl
         done = n;
         double est = bloomsimd_estimate_count(f);
         double err = (est - (double)n) / (double)n;
-        cr_assert(fabs(err) <= tolerance, "capacity %llu fpr %g k %u: %llu keys estimated %.1f (%+.3f%%)",
-                  (unsigned long long)capacity, fpr, info.k, (unsigned long long)n, est, 100 * err);
+        cr_assert(fabs(err) <= tolerance, "%s capacity %llu fpr %g k %u: %llu keys estimated %.1f (%+.3f%%)",
+                  bloomsimd_layout_name(layout), (unsigned long long)capacity, fpr, info.k, (unsigned long long)n, est, 100 * err);
         if (sigmas > 0) {
             double sd = model_sd_estimate((double)n, (double)info.bits, info.k);
             cr_assert(fabs(est - (double)n) <= sigmas * sd,
@@ -239,15 +242,26 @@ static void check_estimates(uint64_t capacity, double fpr, const double *multipl
     bloomsimd_destroy(f);
 }
 
+static void check_estimates(uint64_t capacity, double fpr, const double *multiples, size_t count, double tolerance,
+                            double sigmas)
+{
+    check_estimates_in(BLOOMSIMD_LAYOUT_BLOCK512, capacity, fpr, multiples, count, tolerance, sigmas);
+}
+
+/* block512 within 5% and 5 model sd; split256 within 5%. */
 Test(estimate, within_5_percent_from_1e3_to_1e7_keys_up_to_capacity, .timeout = 300)
 {
     const double fprs[] = {0.1, 0.01, 0.001};
     const double upto[] = {0.1, 0.25, 0.5, 0.75, 1.0};
     for (uint64_t capacity = 1000; capacity <= 1000000; capacity *= 10)
-        for (size_t i = 0; i < 3; i++) check_estimates(capacity, fprs[i], upto, 5, 0.05, 5);
+        for (size_t i = 0; i < 3; i++) {
+            check_estimates(capacity, fprs[i], upto, 5, 0.05, 5);
+            check_estimates_in(BLOOMSIMD_LAYOUT_SPLIT256, capacity, fprs[i], upto, 5, 0.05, 0);
+        }
     /* 10^7 keys: two targets, at 1e6 .. 1e7 keys. */
     check_estimates(10000000, 0.01, upto, 5, 0.05, 5);
     check_estimates(10000000, 0.001, upto, 5, 0.05, 5);
+    check_estimates_in(BLOOMSIMD_LAYOUT_SPLIT256, 10000000, 0.01, upto, 5, 0.05, 0);
 }
 
 /* The document's error beyond capacity: relative sd about

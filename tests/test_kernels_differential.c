@@ -54,7 +54,9 @@ static void oracle_insert(uint32_t *words, uint64_t nblocks, uint32_t k, uint64_
 
 static bloomsimd_filter *make(const char *kernel, uint64_t blocks, uint32_t k, uint64_t seed, uint32_t flags)
 {
-    bloomsimd_options o = {.bits = blocks * 512, .k = k, .seed = seed, .kernel = kernel, .flags = flags};
+    /* kernels/layout.h is block512's; split256 has test_split256_differential.c */
+    bloomsimd_options o = {.bits = blocks * 512, .k = k, .seed = seed, .kernel = kernel, .flags = flags,
+                           .layout = BLOOMSIMD_LAYOUT_BLOCK512};
     bloomsimd_filter *f = NULL;
     bloomsimd_status st = bloomsimd_create_with(&f, &o);
     cr_assert_eq(st, BLOOMSIMD_OK, "create %s blocks=%llu k=%u: %s", kernel, (unsigned long long)blocks, k,

@@ -12,13 +12,17 @@
 #include "internal.h"
 #include "support.h"
 
-static bloomsimd_filter *make(const char *kernel)
+/* layout 0: this kernel's default (the scalar kernel's may differ, so a
+ * comparison with scalar names the layout) */
+static bloomsimd_filter *make_in(const char *kernel, uint32_t layout)
 {
-    bloomsimd_options o = {.capacity = 20000, .fpr = 0.01, .seed = 5, .kernel = kernel};
+    bloomsimd_options o = {.capacity = 20000, .fpr = 0.01, .seed = 5, .kernel = kernel, .layout = layout};
     bloomsimd_filter *f = NULL;
     cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_OK);
     return f;
 }
+
+static bloomsimd_filter *make(const char *kernel) { return make_in(kernel, 0); }
 
 static bool is_empty(const bloomsimd_filter *f)
 {
@@ -110,7 +114,7 @@ Test(keys_api, read_only_filters_refuse_inserts)
     bloomsimd_destroy(f);
 }
 
-Test(keys_api, every_layout_inserts_what_the_pointer_api_inserts_on_this_kernel_and_scalar)
+static void every_view_inserts_what_the_pointer_api_inserts(uint32_t layout)
 {
     enum { N = 20000 };
     uint8_t *data = malloc(N * 64);
@@ -135,17 +139,18 @@ Test(keys_api, every_layout_inserts_what_the_pointer_api_inserts_on_this_kernel_
     bloomsimd_keys views[] = {bloomsimd_keys_offsets32(data, N * 64, off32, N),
                               bloomsimd_keys_offsets64(data, N * 64, off64, N),
                               bloomsimd_keys_pointers(ptrs, lens, N)};
-    bloomsimd_filter *reference = make("scalar");
+    bloomsimd_filter *reference = make_in("scalar", layout);
     cr_assert_eq(bloomsimd_add_batch(reference, ptrs, lens, N), BLOOMSIMD_OK);
     for (size_t v = 0; v < 3; v++) {
-        bloomsimd_filter *f = make(NULL);
+        bloomsimd_filter *f = make_in(NULL, layout);
+        cr_assert_eq(bloomsimd_filter_bytes(f), bloomsimd_filter_bytes(reference));
         cr_assert_eq(bloomsimd_add_keys(f, &views[v]), BLOOMSIMD_OK);
         cr_assert(memcmp(f->geometry.words, reference->geometry.words, bloomsimd_filter_bytes(f)) == 0,
-                  "layout %zu: bytes differ from the scalar pointer-API filter", v);
+                  "%s, key layout %zu: bytes differ from the scalar pointer-API filter", bloomsimd_layout_name(layout), v);
         uint8_t *out = malloc(N);
         size_t hits = 0;
         cr_assert_eq(bloomsimd_contains_keys(f, &views[v], out, &hits), BLOOMSIMD_OK);
-        cr_assert_eq(hits, N, "false negatives in layout %zu", v);
+        cr_assert_eq(hits, N, "false negatives in key layout %zu", v);
         for (size_t i = 0; i < N; i++) cr_assert_eq(out[i], 1);
         free(out);
         bloomsimd_destroy(f);
@@ -153,12 +158,13 @@ Test(keys_api, every_layout_inserts_what_the_pointer_api_inserts_on_this_kernel_
     /* fixed width: every width 1..64, as the pointer form of the same keys */
     for (size_t width = 1; width <= 64; width += 7) {
         size_t n = N * 64 / width < N ? N * 64 / width : N;
-        bloomsimd_filter *f = make(NULL), *g = make("scalar");
+        bloomsimd_filter *f = make_in(NULL, layout), *g = make_in("scalar", layout);
         bloomsimd_keys fv = bloomsimd_keys_fixed(data, N * 64, width, n);
         for (size_t i = 0; i < n; i++) ptrs[i] = data + i * width, lens[i] = width;
         cr_assert_eq(bloomsimd_add_keys(f, &fv), BLOOMSIMD_OK);
         cr_assert_eq(bloomsimd_add_batch(g, ptrs, lens, n), BLOOMSIMD_OK);
-        cr_assert(memcmp(f->geometry.words, g->geometry.words, bloomsimd_filter_bytes(f)) == 0, "width %zu", width);
+        cr_assert(memcmp(f->geometry.words, g->geometry.words, bloomsimd_filter_bytes(f)) == 0, "%s, width %zu",
+                  bloomsimd_layout_name(layout), width);
         size_t hits = 0;
         cr_assert_eq(bloomsimd_contains_keys(f, &fv, NULL, &hits), BLOOMSIMD_OK);
         cr_assert_eq(hits, n);
@@ -169,7 +175,14 @@ Test(keys_api, every_layout_inserts_what_the_pointer_api_inserts_on_this_kernel_
     free(data), free(off32), free(off64), free(ptrs), free(lens);
 }
 
-Test(keys_api, add_new_and_select_match_the_pointer_forms)
+/* Both block layouts, each against the scalar kernel in the same layout. */
+Test(keys_api, every_layout_inserts_what_the_pointer_api_inserts_on_this_kernel_and_scalar)
+{
+    every_view_inserts_what_the_pointer_api_inserts(BLOOMSIMD_LAYOUT_BLOCK512);
+    every_view_inserts_what_the_pointer_api_inserts(BLOOMSIMD_LAYOUT_SPLIT256);
+}
+
+static void add_new_and_select_match(uint32_t layout)
 {
     enum { N = 5000 };
     uint8_t data[N * 16];
@@ -184,7 +197,7 @@ Test(keys_api, add_new_and_select_match_the_pointer_forms)
     size_t lens[N];
     for (size_t i = 0; i < N; i++) ptrs[i] = data + 16 * i, lens[i] = 16;
     bloomsimd_keys fixed = bloomsimd_keys_fixed(data, sizeof data, 16, N);
-    bloomsimd_filter *a = make(NULL), *b = make("scalar");
+    bloomsimd_filter *a = make_in(NULL, layout), *b = make_in("scalar", layout);
     static uint8_t out_a[N], out_b[N];
     size_t new_a = 0, new_b = 0;
     cr_assert_eq(bloomsimd_add_new_keys(a, &fixed, out_a, &new_a), BLOOMSIMD_OK);
@@ -225,4 +238,10 @@ Test(keys_api, add_new_and_select_match_the_pointer_forms)
     cr_assert_eq(c, 0);
     bloomsimd_destroy(a);
     bloomsimd_destroy(b);
+}
+
+Test(keys_api, add_new_and_select_match_the_pointer_forms)
+{
+    add_new_and_select_match(BLOOMSIMD_LAYOUT_BLOCK512);
+    add_new_and_select_match(BLOOMSIMD_LAYOUT_SPLIT256);
 }

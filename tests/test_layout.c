@@ -21,7 +21,8 @@ static void check_row(double bits_per_key, uint32_t k, double model, double meas
         return;
     }
     const uint64_t n = 1000000;
-    bloomsimd_options o = {.bits = (uint64_t)(bits_per_key * (double)n), .k = k, .capacity = n};
+    bloomsimd_options o = {
+        .bits = (uint64_t)(bits_per_key * (double)n), .k = k, .capacity = n, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
     bloomsimd_filter *f = test_filter(&o);
     uint64_t *keys = test_keys(n, 61);
     cr_assert_eq(bloomsimd_add_batch_u64(f, keys, n), BLOOMSIMD_OK);
@@ -103,15 +104,17 @@ Test(layout, hypergeometric_formula_is_within_0_2_percent_of_the_exact_model_whe
     }
 }
 
+/* block512 only: split256 always has k 8 (test_layout_split256.c) */
 Test(layout, k_follows_the_target_fpr)
 {
     const double targets[] = {0.1, 0.01, 1e-3, 1e-4, 1e-5, 1e-6};
     uint32_t previous = 0;
     for (size_t i = 0; i < 6; i++) {
-        bloomsimd_options o = {.capacity = 1000000, .fpr = targets[i]};
+        bloomsimd_options o = {.capacity = 1000000, .fpr = targets[i], .layout = BLOOMSIMD_LAYOUT_BLOCK512};
         bloomsimd_filter *f = test_filter(&o);
         bloomsimd_info info;
         bloomsimd_get_info(f, &info);
+        cr_assert_eq(info.layout, BLOOMSIMD_LAYOUT_BLOCK512);
         printf("target %-6g -> k=%-2u %.2f bits/key, model %.3g\n", targets[i], info.k, (double)info.bits / 1e6,
                bloomsimd_predicted_fpr(f, 1000000));
         cr_assert_geq(info.k, previous, "k must not fall as the target tightens");

@@ -235,6 +235,52 @@ Test(layout_split256, options_rules_k_bits_and_the_default)
     cr_assert_null(bloomsimd_layout_name(4));
 }
 
+/* Which layout options.layout = 0 gives, per kernel: the measured choice of
+ * docs/kernels/default-layout.md (split256 where one 256-bit or two 128-bit
+ * registers per probe made it 1.3-1.75x faster than block512; block512 where
+ * the speed is close and its fewer bits per key win). A kernel not named here
+ * is not checked. Every compiled kernel's table entry is checked, and every
+ * kernel this CPU runs makes a filter of that layout (create_with, and
+ * bloomsimd_create under BLOOMSIMD_KERNEL for this run's kernel). */
+Test(layout_split256, each_kernel_defaults_to_its_measured_layout)
+{
+    static const struct {
+        const char *kernel;
+        uint32_t layout;
+    } decided[] = {
+        {"scalar", BLOOMSIMD_LAYOUT_BLOCK512}, {"sse42", BLOOMSIMD_LAYOUT_SPLIT256},
+        {"avx2", BLOOMSIMD_LAYOUT_SPLIT256},   {"avx512", BLOOMSIMD_LAYOUT_BLOCK512},
+        {"neon", BLOOMSIMD_LAYOUT_SPLIT256},
+    };
+    unsigned checked = 0;
+    for (size_t d = 0; d < sizeof decided / sizeof decided[0]; d++) {
+        const bloomsimd_kernel *kernel = bloomsimd_kernel_by_name(decided[d].kernel);
+        if (!kernel) continue; /* not compiled for this architecture */
+        cr_assert_eq(kernel->default_layout, decided[d].layout, "kernel %s: default_layout %u, want %u",
+                     decided[d].kernel, kernel->default_layout, decided[d].layout);
+        checked++;
+        if (!bloomsimd_kernel_supported(decided[d].kernel)) continue;
+        bloomsimd_options o = {.capacity = 1000, .fpr = 0.01, .kernel = decided[d].kernel};
+        bloomsimd_filter *f = test_filter(&o);
+        bloomsimd_info info;
+        bloomsimd_get_info(f, &info);
+        cr_assert_eq(info.layout, decided[d].layout, "kernel %s", decided[d].kernel);
+        bloomsimd_destroy(f);
+        bloomsimd_sizing sz;
+        cr_assert_eq(bloomsimd_size_for(&o, &sz), BLOOMSIMD_OK);
+        cr_assert_eq(sz.layout, decided[d].layout, "size_for, kernel %s", decided[d].kernel);
+        if (strcmp(decided[d].kernel, test_kernel()) == 0) {
+            cr_assert_eq(test_default_layout(), decided[d].layout);
+            cr_assert_eq(bloomsimd_create(&f, 1000, 0.01), BLOOMSIMD_OK);
+            bloomsimd_get_info(f, &info);
+            cr_assert_str_eq(info.kernel, test_kernel());
+            cr_assert_eq(info.layout, decided[d].layout, "bloomsimd_create on kernel %s", test_kernel());
+            bloomsimd_destroy(f);
+        }
+    }
+    cr_assert_geq(checked, 2u, "scalar and at least one SIMD kernel are compiled on every architecture");
+}
+
 Test(layout_split256, size_for_matches_create_for_every_kind)
 {
     const bloomsimd_options cases[] = {

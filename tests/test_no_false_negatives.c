@@ -1,6 +1,7 @@
 /*
  * test_no_false_negatives.c — every inserted key is found, over several
- * geometries, through every insert and lookup path and batch size.
+ * geometries of both layouts, through every insert and lookup path and
+ * batch size.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -10,13 +11,22 @@
 
 static const size_t batch_sizes[] = {0, 1, 7, 8, 9, 63, 64, 65, 100003};
 
+#define B512 BLOOMSIMD_LAYOUT_BLOCK512
+#define S256 BLOOMSIMD_LAYOUT_SPLIT256
 static const bloomsimd_options geometries[] = {
-    {.capacity = 1000000, .fpr = 0.01},
-    {.capacity = 100000, .fpr = 0.1},    /* overfilled 10x below: heavy load */
-    {.capacity = 1000000, .fpr = 1e-6},  /* large k */
-    {.bits = 512, .k = 16},              /* a single block */
+    {.capacity = 1000000, .fpr = 0.01, .layout = B512},
+    {.capacity = 100000, .fpr = 0.1, .layout = B512},   /* overfilled 10x below: heavy load */
+    {.capacity = 1000000, .fpr = 1e-6, .layout = B512}, /* large k */
+    {.capacity = 1000000, .fpr = 0.01, .layout = S256},
+    {.capacity = 100000, .fpr = 0.1, .layout = S256},   /* overfilled 10x below */
+    {.bits = 512, .k = 16},                             /* a single block */
+    {.bits = 256, .layout = S256},                      /* a single split256 block */
     {.capacity = 2000000, .fpr = 0.001, .k = 1},
 };
+#undef B512
+#undef S256
+/* geometries[0 .. BYTE_GEOMETRIES - 1] also take the byte keys */
+#define BYTE_GEOMETRIES 5
 
 Test(no_false_negatives, a_million_u64_keys_batch_and_single_paths)
 {
@@ -41,11 +51,13 @@ Test(no_false_negatives, a_million_u64_keys_batch_and_single_paths)
             cr_assert_eq(bloomsimd_contains_batch_u64(f, keys + 5, batch_sizes[b], NULL), batch_sizes[b]);
         bloomsimd_destroy(f);
     }
-    /* single-key inserts, batch lookups */
-    bloomsimd_filter *f = test_filter(&geometries[0]);
-    for (size_t i = 0; i < 100000; i++) cr_assert_eq(bloomsimd_add_u64(f, keys[i]), BLOOMSIMD_OK);
-    cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, 100000, NULL), 100000);
-    bloomsimd_destroy(f);
+    /* single-key inserts, batch lookups, in both layouts */
+    for (size_t g = 0; g < 4; g += 3) {
+        bloomsimd_filter *f = test_filter(&geometries[g]);
+        for (size_t i = 0; i < 100000; i++) cr_assert_eq(bloomsimd_add_u64(f, keys[i]), BLOOMSIMD_OK);
+        cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, 100000, NULL), 100000, "geometry %zu", g);
+        bloomsimd_destroy(f);
+    }
     free(keys), free(out);
 }
 
@@ -68,7 +80,7 @@ Test(no_false_negatives, byte_keys_of_lengths_0_to_300_and_one_of_1_MiB)
     for (size_t j = 0; j < (1u << 20); j++) big[j] = (unsigned char)(j * 131u);
     keys[n] = big, lens[n] = 1u << 20;
 
-    for (size_t g = 0; g < 3; g++) {
+    for (size_t g = 0; g < BYTE_GEOMETRIES; g++) {
         bloomsimd_filter *f = test_filter(&geometries[g]);
         size_t done = 0;
         for (size_t b = 0; done < n + 1; b = (b + 1) % 9) {
@@ -83,11 +95,13 @@ Test(no_false_negatives, byte_keys_of_lengths_0_to_300_and_one_of_1_MiB)
         free(out);
         bloomsimd_destroy(f);
     }
-    /* single-key inserts of the same keys */
-    bloomsimd_filter *f = test_filter(&geometries[0]);
-    for (size_t i = 0; i <= n; i++) cr_assert_eq(bloomsimd_add(f, keys[i], lens[i]), BLOOMSIMD_OK);
-    cr_assert_eq(bloomsimd_contains_batch(f, keys, lens, n + 1, NULL), n + 1);
-    bloomsimd_destroy(f);
+    /* single-key inserts of the same keys, in both layouts */
+    for (size_t g = 0; g < 4; g += 3) {
+        bloomsimd_filter *f = test_filter(&geometries[g]);
+        for (size_t i = 0; i <= n; i++) cr_assert_eq(bloomsimd_add(f, keys[i], lens[i]), BLOOMSIMD_OK);
+        cr_assert_eq(bloomsimd_contains_batch(f, keys, lens, n + 1, NULL), n + 1, "geometry %zu", g);
+        bloomsimd_destroy(f);
+    }
     free(arena), free(keys), free(lens), free(big);
 }
 
@@ -95,12 +109,16 @@ Test(no_false_negatives, precomputed_hash_paths)
 {
     const size_t n = 200000;
     uint64_t *keys = test_keys(n, 43), *hashes = malloc(n * sizeof *hashes);
-    bloomsimd_options o = {.capacity = n, .fpr = 0.02};
-    bloomsimd_filter *f = test_filter(&o);
-    bloomsimd_hash_batch_u64(f, keys, n, hashes);
-    cr_assert_eq(bloomsimd_add_hashes(f, hashes, n), BLOOMSIMD_OK);
-    cr_assert_eq(bloomsimd_contains_hashes(f, hashes, n, NULL), n);
-    cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, n, NULL), n, "hash path and key path disagree");
-    bloomsimd_destroy(f);
+    const uint32_t layouts[] = {BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256};
+    for (size_t l = 0; l < 2; l++) {
+        bloomsimd_options o = {.capacity = n, .fpr = 0.02, .layout = layouts[l]};
+        bloomsimd_filter *f = test_filter(&o);
+        bloomsimd_hash_batch_u64(f, keys, n, hashes);
+        cr_assert_eq(bloomsimd_add_hashes(f, hashes, n), BLOOMSIMD_OK);
+        cr_assert_eq(bloomsimd_contains_hashes(f, hashes, n, NULL), n);
+        cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, n, NULL), n, "%s: hash path and key path disagree",
+                     bloomsimd_layout_name(layouts[l]));
+        bloomsimd_destroy(f);
+    }
     free(keys), free(hashes);
 }

@@ -37,8 +37,10 @@ static const geometry_case cases[] = {
 
 static bloomsimd_filter *build(const geometry_case *c, uint64_t **keys_out)
 {
+    /* block512 geometries (k 8 would otherwise take the kernel's default
+     * layout); split256 files: test_persist_split256.c */
     bloomsimd_options o = {.bits = c->blocks * 512, .k = c->k, .seed = c->seed, .capacity = c->capacity,
-                           .flags = c->flags};
+                           .flags = c->flags, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
     bloomsimd_filter *f = test_filter(&o);
     uint64_t *keys = test_keys(c->keys, 7);
     cr_assert_eq(bloomsimd_add_batch_u64(f, keys, c->keys), BLOOMSIMD_OK);
@@ -65,6 +67,7 @@ static void assert_same_filter(const bloomsimd_filter *a, const bloomsimd_filter
     bloomsimd_info ia, ib;
     bloomsimd_get_info(a, &ia);
     bloomsimd_get_info(b, &ib);
+    cr_assert_eq(ia.layout, ib.layout);
     cr_assert_eq(ia.blocks, ib.blocks);
     cr_assert_eq(ia.k, ib.k);
     cr_assert_eq(ia.seed, ib.seed);
@@ -182,7 +185,7 @@ Test(persist, save_load_map_round_trip_for_every_geometry)
 #define GOLDEN_FILE_XXH3 UINT64_C(0xc272c527dd963a73)
 static bloomsimd_filter *golden_filter(void)
 {
-    bloomsimd_options o = {.bits = 3 * 512, .k = 7, .seed = 42};
+    bloomsimd_options o = {.bits = 3 * 512, .k = 7, .seed = 42, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
     bloomsimd_filter *f = test_filter(&o);
     for (uint64_t key = 0; key < 100; key++) cr_assert_eq(bloomsimd_add_u64(f, key * 3), BLOOMSIMD_OK);
     return f;

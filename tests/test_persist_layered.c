@@ -52,11 +52,12 @@ static bloomsimd_info info_of(const bloomsimd_filter *f)
     return info;
 }
 
-/* A scalable filter of 4 layers and a window of 3 generations rotated 5 times. */
-static bloomsimd_filter *scalable_sample_k(uint32_t flags, uint32_t k)
+/* A scalable filter of 4 layers and a window of 3 generations rotated 5
+ * times; layout 0 is this kernel's default. */
+static bloomsimd_filter *scalable_sample_in(uint32_t flags, uint32_t k, uint32_t layout)
 {
     bloomsimd_options o = {.capacity = 200, .fpr = 0.01, .growth = 2, .tightening = 0.7, .seed = 41, .flags = flags,
-                           .k = k};
+                           .k = k, .layout = layout};
     bloomsimd_filter *f = make(&o);
     uint64_t *keys = test_keys(2500, 41);
     cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys, 2500, NULL, NULL), BLOOMSIMD_OK);
@@ -65,12 +66,12 @@ static bloomsimd_filter *scalable_sample_k(uint32_t flags, uint32_t k)
     return f;
 }
 
-static bloomsimd_filter *scalable_sample(uint32_t flags) { return scalable_sample_k(flags, 0); }
+static bloomsimd_filter *scalable_sample(uint32_t flags) { return scalable_sample_in(flags, 0, 0); }
 
 /* The budget schedule (the default): 4 layers, a version-3 file. */
-static bloomsimd_filter *budget_sample(uint32_t flags)
+static bloomsimd_filter *budget_sample_in(uint32_t flags, uint32_t layout)
 {
-    bloomsimd_options o = {.capacity = 200, .fpr = 0.01, .growth = 2, .seed = 41, .flags = flags};
+    bloomsimd_options o = {.capacity = 200, .fpr = 0.01, .growth = 2, .seed = 41, .flags = flags, .layout = layout};
     bloomsimd_filter *f = make(&o);
     uint64_t *keys = test_keys(2500, 41);
     cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys, 2500, NULL, NULL), BLOOMSIMD_OK);
@@ -79,9 +80,11 @@ static bloomsimd_filter *budget_sample(uint32_t flags)
     return f;
 }
 
-static bloomsimd_filter *window_sample(uint32_t flags)
+static bloomsimd_filter *budget_sample(uint32_t flags) { return budget_sample_in(flags, 0); }
+
+static bloomsimd_filter *window_sample_in(uint32_t flags, uint32_t layout)
 {
-    bloomsimd_options o = {.capacity = 300, .fpr = 0.01, .generations = 3, .seed = 42, .flags = flags};
+    bloomsimd_options o = {.capacity = 300, .fpr = 0.01, .generations = 3, .seed = 42, .flags = flags, .layout = layout};
     bloomsimd_filter *f = make(&o);
     uint64_t *keys = test_keys(1800, 42);
     for (int r = 0; r < 6; r++) {
@@ -91,6 +94,8 @@ static bloomsimd_filter *window_sample(uint32_t flags)
     free(keys);
     return f;
 }
+
+static bloomsimd_filter *window_sample(uint32_t flags) { return window_sample_in(flags, 0); }
 
 static uint8_t *serialize(const bloomsimd_filter *f, size_t *len)
 {
@@ -478,13 +483,24 @@ static const edit edits[] = {
 #undef V
 #undef OK
 
-/* Samples: a scalable filter whose layers' k were chosen by sizing (k
- * option 0), one with k fixed to 6, and a window. */
+/* Samples in each layout: a scalable filter whose layers' k were chosen by
+ * sizing (k option 0), in block512 one with k fixed to 6, and a window. */
 Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
 {
-    bloomsimd_filter *samples[4] = {scalable_sample(0), scalable_sample_k(0, 6), window_sample(0), budget_sample(0)};
-    static const char *names[4] = {"scalable", "scalable k=6", "window", "budget"};
-    for (int kind = 0; kind < 4; kind++) {
+    enum { SAMPLES = 7 };
+    bloomsimd_filter *samples[SAMPLES] = {
+        scalable_sample_in(0, 0, BLOOMSIMD_LAYOUT_BLOCK512), scalable_sample_in(0, 6, BLOOMSIMD_LAYOUT_BLOCK512),
+        window_sample_in(0, BLOOMSIMD_LAYOUT_BLOCK512),      budget_sample_in(0, BLOOMSIMD_LAYOUT_BLOCK512),
+        scalable_sample_in(0, 0, BLOOMSIMD_LAYOUT_SPLIT256), window_sample_in(0, BLOOMSIMD_LAYOUT_SPLIT256),
+        budget_sample_in(0, BLOOMSIMD_LAYOUT_SPLIT256)};
+    static const char *names[SAMPLES] = {"block512 scalable", "block512 scalable k=6", "block512 window",
+                                         "block512 budget",   "split256 scalable",     "split256 window",
+                                         "split256 budget"};
+    static const bool is_window[SAMPLES] = {false, false, true, false, false, true, false};
+    static const bool is_budget[SAMPLES] = {false, false, false, true, false, false, true};
+    for (int kind = 0; kind < SAMPLES; kind++) {
+        uint32_t layout = info_of(samples[kind]).layout;
+        cr_assert_eq(layout, kind < 4 ? BLOOMSIMD_LAYOUT_BLOCK512 : BLOOMSIMD_LAYOUT_SPLIT256, "%s", names[kind]);
         size_t len;
         uint8_t *buf = serialize(samples[kind], &len);
         uint8_t *m = malloc(len);
@@ -495,12 +511,15 @@ Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
             reseal(m);
             char what[160];
             snprintf(what, sizeof what, "%s: %s", names[kind], edits[i].what);
-            bloomsimd_status want = kind == 2 ? edits[i].window : kind == 3 ? edits[i].budget : edits[i].scalable;
-            /* With k chosen per layer nothing in the file says which k a
-             * layer must have (sizing is not recomputed on load: its
-             * floating point may differ in the last bit between hosts), so a
-             * changed k that still passes the checksums is accepted, as a
-             * plain file's is; with a fixed k, the header says. */
+            bloomsimd_status want = is_window[kind]   ? edits[i].window
+                                    : is_budget[kind] ? edits[i].budget
+                                                      : edits[i].scalable;
+            /* With k chosen per layer in block512 nothing in the file says
+             * which k a layer must have (sizing is not recomputed on load:
+             * its floating point may differ in the last bit between hosts),
+             * so a changed k that still passes the checksums is accepted, as
+             * a plain file's is; with a fixed k, the header says; in
+             * split256 the layout says (k is 8). */
             if ((kind == 0 || kind == 3) && edits[i].fn == e_k_other) want = BLOOMSIMD_OK;
             expect_all_paths(m, len, want, what);
         }
@@ -530,7 +549,7 @@ Test(persist_layered, every_new_field_corrupted_is_rejected_by_every_reader)
         free(m);
         free(buf);
     }
-    for (int i = 0; i < 4; i++) bloomsimd_destroy(samples[i]);
+    for (int i = 0; i < SAMPLES; i++) bloomsimd_destroy(samples[i]);
 }
 
 Test(persist_layered, every_truncation_and_header_bit_flip_is_rejected)

@@ -117,8 +117,9 @@ Test(scalable, grows_only_when_the_newest_layer_has_its_capacity_of_new_keys)
     assert_close(f->layers->layer[1]->fpr, 0.01 * (budget_left(1000, 1000) - budget_left(3000, 1000)), "layer 1 fpr");
     cr_assert_eq(f->layers->layer[1]->items, 1);
     cr_assert_eq(info.blocks, f->layers->layer[0]->geometry.nblocks + f->layers->layer[1]->geometry.nblocks);
-    cr_assert_eq(info.bits, info.blocks * 512);
-    cr_assert_eq(info.memory_bytes, info.blocks * 64);
+    cr_assert_eq(info.layout, test_default_layout()); /* a default filter: this kernel's layout */
+    cr_assert_eq(info.bits, info.blocks * test_block_bits(info.layout));
+    cr_assert_eq(info.memory_bytes, info.blocks * test_block_bits(info.layout) / 8);
     /* plain add counts every key, even repeats */
     cr_assert_eq(bloomsimd_add_batch_u64(f, keys, 1999), BLOOMSIMD_OK);
     cr_assert_eq(f->layers->layer[1]->items, 2000);
@@ -158,12 +159,14 @@ Test(scalable, growth_one_and_explicit_k_and_tightening)
 }
 
 /* The same operations on the scalar kernel and on this run's kernel, with
- * batch sizes that cross layer boundaries mid-batch. */
+ * batch sizes that cross layer boundaries mid-batch, in both layouts. */
 Test(scalable, every_call_matches_the_scalar_kernel)
 {
-    for (int concurrent = 0; concurrent < 2; concurrent++) {
+    for (int run = 0; run < 4; run++) {
+        const int concurrent = run & 1;
+        const uint32_t layout = run < 2 ? BLOOMSIMD_LAYOUT_BLOCK512 : BLOOMSIMD_LAYOUT_SPLIT256;
         bloomsimd_options o = {.capacity = 300, .fpr = 0.01, .growth = 2, .seed = 3,
-                               .flags = concurrent ? BLOOMSIMD_CONCURRENT : 0};
+                               .flags = concurrent ? BLOOMSIMD_CONCURRENT : 0, .layout = layout};
         bloomsimd_filter *ref = make(&o, "scalar"), *f = make(&o, test_kernel());
         enum { N = 40000 };
         uint64_t *keys = malloc(N * sizeof *keys), *hashes = malloc(N * sizeof *hashes);
@@ -177,13 +180,14 @@ Test(scalable, every_call_matches_the_scalar_kernel)
         bloomsimd_hash_batch_u64(f, keys, N, hashes);
         size_t sizes[] = {1, 7, 64, 65, 333, 1000, 1024, 1025, 4099};
         size_t at = 0, step = 0;
-        char what[64];
+        char what[96];
         while (at < N) {
             size_t n = sizes[step % 9];
             if (n > N - at) n = N - at;
             size_t ca = 0, cb = 1;
             int path = (int)(step % 4);
-            snprintf(what, sizeof what, "concurrent=%d step %zu path %d n %zu", concurrent, step, path, n);
+            snprintf(what, sizeof what, "%s concurrent=%d step %zu path %d n %zu", bloomsimd_layout_name(layout),
+                     concurrent, step, path, n);
             if (path == 0) {
                 cr_assert_eq(bloomsimd_add_new_batch_u64(ref, keys + at, n, a, &ca), BLOOMSIMD_OK);
                 cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys + at, n, b, &cb), BLOOMSIMD_OK);
@@ -228,6 +232,7 @@ Test(scalable, every_call_matches_the_scalar_kernel)
         }
         assert_same_layers(ref, f, what);
         bloomsimd_info ir = info_of(ref), inf = info_of(f);
+        cr_assert_eq(inf.layout, layout);
         cr_assert_eq(ir.layers, inf.layers);
         cr_assert(inf.layers >= 6, "%u layers", inf.layers);
         cr_assert_eq(ir.items, inf.items);
@@ -398,7 +403,8 @@ Test(scalable, failed_grow_too_large_leaves_the_filter_usable)
 }
 
 /* The next layer does not fit in memory: NO_MEMORY, the filter stays usable.
- * Layer 1 here is 10^11 keys (~200 GiB, within the layout's 2^32 blocks);
+ * Layer 1 here is 10^11 keys (~200 GiB, within block512's 2^32 blocks;
+ * split256's 128 GiB limit would make it TOO_LARGE);
  * the address space is limited to keep the test deterministic where the
  * kernel would overcommit (not under ASan, which needs terabytes of it). */
 Test(scalable, failed_grow_no_memory_leaves_the_filter_usable)
@@ -411,7 +417,8 @@ Test(scalable, failed_grow_no_memory_leaves_the_filter_usable)
     if (limit.rlim_cur > old.rlim_max) limit.rlim_cur = old.rlim_max;
     cr_assert_eq(setrlimit(RLIMIT_AS, &limit), 0);
 #endif
-    bloomsimd_options o = {.capacity = 1000000, .fpr = 0.01, .growth = 100000, .seed = 7};
+    bloomsimd_options o = {
+        .capacity = 1000000, .fpr = 0.01, .growth = 100000, .seed = 7, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
     bloomsimd_filter *f = make(&o, test_kernel());
     uint64_t *keys = test_keys(1000100, 9);
     size_t fresh = 0;

@@ -131,9 +131,10 @@ Test(select, forms_match_bytes_and_scalar_every_size_and_presence)
 {
     bloomsimd_options small = {.bits = 512 * 3, .k = 7, .seed = 3};
     check_geometry(&small, 40);
-    bloomsimd_options mid = {.capacity = 20000, .fpr = 0.01, .seed = 4};
+    bloomsimd_options mid = {.capacity = 20000, .fpr = 0.01, .seed = 4, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
     check_geometry(&mid, 20000);
-    bloomsimd_options conc = {.capacity = 20000, .fpr = 0.001, .seed = 5, .flags = BLOOMSIMD_CONCURRENT};
+    bloomsimd_options conc = {
+        .capacity = 20000, .fpr = 0.001, .seed = 5, .flags = BLOOMSIMD_CONCURRENT, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
     check_geometry(&conc, 20000);
 }
 
@@ -148,10 +149,11 @@ Test(select, split256_forms_match_bytes_and_scalar_every_size_and_presence)
     check_geometry(&conc, 20000);
 }
 
+/* block512's every k (split256's only k, 8, is the test above) */
 Test(select, every_k)
 {
     for (uint32_t k = 1; k <= 16; k++) {
-        bloomsimd_options o = {.capacity = 3000, .k = k, .fpr = 0.01, .seed = k};
+        bloomsimd_options o = {.capacity = 3000, .k = k, .fpr = 0.01, .seed = k, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
         bloomsimd_filter *f = make(&o, test_kernel()), *ref = make(&o, "scalar");
         uint64_t *keys = test_keys(3000, 1);
         bloomsimd_add_batch_u64(f, keys, 3000);

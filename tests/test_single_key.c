@@ -146,11 +146,12 @@ Test(single_key, byte_keys_every_layout_and_parquet)
 {
     bloomsimd_options b512 = {.capacity = 1000, .fpr = 0.01, .seed = 4, .layout = BLOOMSIMD_LAYOUT_BLOCK512};
     bloomsimd_options s256 = {.capacity = 1000, .fpr = 0.01, .seed = 4, .layout = BLOOMSIMD_LAYOUT_SPLIT256};
-    bloomsimd_options conc = {.capacity = 1000, .fpr = 0.01, .seed = 4, .flags = BLOOMSIMD_CONCURRENT};
     bloomsimd_options pq = {.capacity = 1000, .fpr = 0.01, .flags = BLOOMSIMD_PARQUET};
     check_bytes(b512, "bytes block512");
     check_bytes(s256, "bytes split256");
-    check_bytes(conc, "bytes concurrent");
+    b512.flags = s256.flags = BLOOMSIMD_CONCURRENT;
+    check_bytes(b512, "bytes block512 concurrent");
+    check_bytes(s256, "bytes split256 concurrent");
     check_bytes(pq, "bytes parquet");
 }
 
@@ -160,9 +161,10 @@ Test(single_key, byte_keys_every_layout_and_parquet)
 Test(single_key, layered_filters_take_the_layers_paths)
 {
     bloomsimd_options opts[] = {
-        {.capacity = 500, .fpr = 0.01, .growth = 2},
+        {.capacity = 500, .fpr = 0.01, .growth = 2, .layout = BLOOMSIMD_LAYOUT_BLOCK512},
         {.capacity = 500, .fpr = 0.01, .growth = 2, .layout = BLOOMSIMD_LAYOUT_SPLIT256},
-        {.capacity = 4000, .fpr = 0.01, .generations = 3},
+        {.capacity = 4000, .fpr = 0.01, .generations = 3, .layout = BLOOMSIMD_LAYOUT_BLOCK512},
+        {.capacity = 4000, .fpr = 0.01, .generations = 3, .layout = BLOOMSIMD_LAYOUT_SPLIT256},
     };
     uint64_t *keys = test_keys(KEYS, 8);
     for (size_t c = 0; c < sizeof opts / sizeof opts[0]; c++) {

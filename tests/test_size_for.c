@@ -29,6 +29,8 @@ static void expect_same_as_create(bloomsimd_options o, const char *what)
     cr_assert_eq(s.layers, info.layers, "%s", what);
     cr_assert(s.fpr == info.fpr, "%s: fpr %.17g vs %.17g", what, s.fpr, info.fpr);
     cr_assert_str_eq(s.kernel, info.kernel, "%s", what);
+    cr_assert_eq(s.layout, info.layout, "%s: layout %u vs %u", what, s.layout, info.layout);
+    if (o.layout) cr_assert_eq(info.layout, o.layout, "%s", what);
     double predicted = bloomsimd_predicted_fpr(f, o.capacity);
     cr_assert(s.predicted_fpr == predicted || (isnan(s.predicted_fpr) && isnan(predicted)),
               "%s: predicted %.17g vs %.17g", what, s.predicted_fpr, predicted);
@@ -38,22 +40,27 @@ static void expect_same_as_create(bloomsimd_options o, const char *what)
     bloomsimd_destroy(f);
 }
 
+/* Both layouts named, and the kernel's default (layout 0). */
 Test(size_for, plain_filters_over_a_grid_of_capacities_and_fprs)
 {
     const uint64_t capacities[] = {1, 2, 7, 100, 1000, 12345, 100000, 1000000, 20000000};
     const double fprs[] = {0.5, 0.1, 0.01, 0.001, 1e-4, 1e-6, 1e-10};
+    const uint32_t layouts[] = {BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256};
     char what[96];
     size_t n = 0;
-    for (size_t c = 0; c < sizeof capacities / sizeof *capacities; c++)
-        for (size_t p = 0; p < sizeof fprs / sizeof *fprs; p++) {
-            if (capacities[c] >= 1000000 && fprs[p] < 1e-4 && test_quick_mode()) continue;
-            bloomsimd_options o = {.capacity = capacities[c], .fpr = fprs[p], .seed = c};
-            snprintf(what, sizeof what, "capacity %llu fpr %g", (unsigned long long)capacities[c], fprs[p]);
-            expect_same_as_create(o, what);
-            n++;
-        }
-    cr_assert_geq(n, 50);
+    for (size_t l = 0; l < 2; l++)
+        for (size_t c = 0; c < sizeof capacities / sizeof *capacities; c++)
+            for (size_t p = 0; p < sizeof fprs / sizeof *fprs; p++) {
+                if (capacities[c] >= 1000000 && fprs[p] < 1e-4 && test_quick_mode()) continue;
+                bloomsimd_options o = {.capacity = capacities[c], .fpr = fprs[p], .seed = c, .layout = layouts[l]};
+                snprintf(what, sizeof what, "%s capacity %llu fpr %g", bloomsimd_layout_name(layouts[l]),
+                         (unsigned long long)capacities[c], fprs[p]);
+                expect_same_as_create(o, what);
+                n++;
+            }
+    cr_assert_geq(n, 100);
     expect_same_as_create((bloomsimd_options){.capacity = 5000}, "fpr 0 (default)");
+    expect_same_as_create((bloomsimd_options){.capacity = 100000, .fpr = 0.001}, "this kernel's default layout");
 }
 
 Test(size_for, explicit_bits_and_k)
@@ -134,8 +141,10 @@ Test(size_for, default_kernel_when_none_is_named)
     bloomsimd_sizing s;
     cr_assert_eq(bloomsimd_size_for(&o, &s), BLOOMSIMD_OK);
     cr_assert_str_eq(s.kernel, bloomsimd_default_kernel());
+    cr_assert_eq(s.layout, test_default_layout());
     /* sanity of the numbers themselves, not only their agreement */
-    cr_assert_eq(s.bits, s.blocks * 512);
+    cr_assert_eq(s.bits, s.blocks * test_block_bits(s.layout));
+    cr_assert_eq(s.memory_bytes, s.blocks * test_block_bits(s.layout) / 8);
     cr_assert(s.predicted_fpr <= 0.01 && s.predicted_fpr > 0.001, "%g", s.predicted_fpr);
     cr_assert(s.bits_per_key > 8.0 && s.bits_per_key < 14.0, "%g", s.bits_per_key);
 }

@@ -114,12 +114,16 @@ Test(window, add_new_counts_the_window_and_refreshes)
 
 /* The same operations and rotations on the scalar kernel and on this run's
  * kernel: identical flags, counts, lookups and slot bytes. */
+/* Both layouts, each against the scalar kernel in the same layout. */
 Test(window, every_call_matches_the_scalar_kernel)
 {
-    for (int concurrent = 0; concurrent < 2; concurrent++) {
+    for (int run = 0; run < 4; run++) {
+        const int concurrent = run & 1;
+        const uint32_t layout = run < 2 ? BLOOMSIMD_LAYOUT_BLOCK512 : BLOOMSIMD_LAYOUT_SPLIT256;
         bloomsimd_options o = {.capacity = 3000, .fpr = 0.01, .generations = 5, .seed = 3,
-                               .flags = concurrent ? BLOOMSIMD_CONCURRENT : 0};
+                               .flags = concurrent ? BLOOMSIMD_CONCURRENT : 0, .layout = layout};
         bloomsimd_filter *ref = make(&o, "scalar"), *f = make(&o, test_kernel());
+        cr_assert_eq(info_of(f).layout, layout);
         enum { N = 30000 };
         uint64_t *keys = malloc(N * sizeof *keys), *hashes = malloc(N * sizeof *hashes);
         uint8_t *a = malloc(2 * N), *b = malloc(2 * N);
@@ -132,12 +136,13 @@ Test(window, every_call_matches_the_scalar_kernel)
         bloomsimd_hash_batch_u64(f, keys, N, hashes);
         size_t sizes[] = {1, 9, 64, 100, 1000, 1025, 2500};
         size_t at = 0, step = 0;
-        char what[64];
+        char what[96];
         while (at < N) {
             size_t n = sizes[step % 7];
             if (n > N - at) n = N - at;
             size_t ca = 0, cb = 1;
-            snprintf(what, sizeof what, "concurrent=%d step %zu n %zu", concurrent, step, n);
+            snprintf(what, sizeof what, "%s concurrent=%d step %zu n %zu", bloomsimd_layout_name(layout), concurrent,
+                     step, n);
             switch (step % 4) {
             case 0:
                 cr_assert_eq(bloomsimd_add_new_batch_u64(ref, keys + at, n, a, &ca), BLOOMSIMD_OK);
@@ -186,7 +191,7 @@ Test(window, every_call_matches_the_scalar_kernel)
             const bloomsimd_filter *x = ref->layers->layer[i], *y = f->layers->layer[i];
             cr_assert_eq(x->items, y->items);
             cr_assert(memcmp(x->geometry.words, y->geometry.words, bloomsimd_filter_bytes(x)) == 0,
-                      "slot %u bytes differ from scalar", i);
+                      "%s: slot %u bytes differ from scalar", bloomsimd_layout_name(layout), i);
         }
         cr_assert_eq(info_of(ref).items, info_of(f).items);
         cr_assert_eq(info_of(f).rotations, step / 5);
@@ -217,6 +222,7 @@ Test(window, info_ages_and_model)
     cr_assert_eq(info.capacity, 1000);
     cr_assert_eq(info.fpr, 0.01);
     cr_assert_eq(info.blocks, 24 * f->layers->layer[0]->geometry.nblocks);
+    cr_assert_eq(info.layout, test_default_layout()); /* a default window: this kernel's layout */
     cr_assert(info.current_started_ns >= before && info.oldest_started_ns == info.current_started_ns);
     int64_t created = info.current_started_ns;
     uint64_t *keys = test_keys(500, 5);
@@ -238,8 +244,8 @@ Test(window, info_ages_and_model)
     cr_assert(info.oldest_started_ns > created);
     cr_assert_eq(info.items, 0);
     cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, 500, NULL), 0);
-    /* model: every generation at `items` keys */
-    double one = bloomsimd_model_fpr(1000, (double)f->layers->layer[0]->geometry.nblocks, info.k);
+    /* model: every generation at `items` keys, in the window's layout */
+    double one = bloomsimd_layout_model_fpr(info.layout, 1000, (double)f->layers->layer[0]->geometry.nblocks, info.k);
     cr_assert(fabs(bloomsimd_predicted_fpr(f, 1000) - (1 - pow(1 - one, 24))) < 1e-12);
     free(keys);
     bloomsimd_destroy(f);

@@ -6,6 +6,9 @@
  *
  *   cc -O2 -Iinclude bench/harness/parquet_probe.c build-rel/libbloomsimd.a -lxxhash -lm -lpthread -o /tmp/pq
  *   /tmp/pq [rounds]            (BLOOMSIMD_KERNEL picks the kernel, as for any program)
+ *   /tmp/pq hash [rounds]       XXH64 alone, every kernel this CPU runs against
+ *                               the scalar kernel (the portable loops) and
+ *                               libxxhash called per key (see hash_rows below)
  *
  * Rows: 10^5 and 10^7 values at 1% (the library's sizing), u64 (INT64) and
  * 16-byte (FIXED_LEN_BYTE_ARRAY(16)) values; build = inserting every value,
@@ -64,8 +67,107 @@ static double quantile(double *v, int n, double q)
     return v[(int)(q * (n - 1) + 0.5)];
 }
 
+/*
+ * hash mode: bloomsimd_hash_batch_u64 / bloomsimd_hash_keys on a Parquet
+ * filter of each kernel (the public calls, view validation included) and
+ * libxxhash's XXH64 called once per key, on the same 1024 keys (the
+ * library's chunk), in rotating order each round; ns/key medians and, per
+ * round, the scalar kernel's time over each one's: median [p10 p90].
+ */
+enum { HASH_N = 1024, HASH_REP = 32 };
+
+typedef struct hash_case {
+    const char *name;
+    int u64;      /* 1: u64 keys */
+    size_t width; /* fixed-width view; 0: offsets with lengths lo..hi */
+    size_t lo, hi;
+} hash_case;
+
+static int hash_rows(int rounds)
+{
+    static const char *const names[] = {"scalar", "sse42", "avx2", "avx512", "neon"};
+    static const hash_case cases[] = {{"u64", 1, 0, 0, 0},       {"4 B fixed", 0, 4, 0, 0},
+                                      {"8 B fixed", 0, 8, 0, 0}, {"16 B fixed", 0, 16, 0, 0},
+                                      {"9 B offsets", 0, 0, 9, 9}, {"1..31 B offsets", 0, 0, 1, 31},
+                                      {"48 B offsets", 0, 0, 48, 48}};
+    bloomsimd_filter *f[5];
+    int nk = 0;
+    const char *kname[5];
+    for (int k = 0; k < 5; k++) {
+        bloomsimd_options o = {.capacity = 1000, .fpr = 0.01, .flags = BLOOMSIMD_PARQUET, .kernel = names[k]};
+        if (bloomsimd_kernel_emulated(names[k])) continue; /* neon through SIMDe on x86: no speed to measure */
+        if (bloomsimd_create_with(&f[nk], &o) != BLOOMSIMD_OK) continue;
+        kname[nk++] = names[k];
+    }
+    uint64_t *keys = malloc(HASH_N * sizeof *keys), *h = malloc(HASH_N * sizeof *h);
+    uint8_t *data = malloc(HASH_N * 64);
+    uint32_t *off = malloc((HASH_N + 1) * sizeof *off);
+    for (size_t i = 0; i < HASH_N * 64; i++) data[i] = (uint8_t)mix(i);
+    for (size_t i = 0; i < HASH_N; i++) keys[i] = mix(i + 77);
+    printf("XXH64 alone, %d keys a call, %d rounds; ns/key medians; scalar kernel / column per round: median "
+           "[p10 p90]\n",
+           HASH_N, rounds);
+    printf("%-16s %10s", "keys", "libxxhash");
+    for (int k = 0; k < nk; k++) printf(" %8s", kname[k]);
+    for (int k = 0; k < nk; k++) printf("  %22s", kname[k]);
+    printf("  %22s\n", "libxxhash");
+    int nv = nk + 1; /* the kernels, then libxxhash per key */
+    double *t = malloc(sizeof(double) * (size_t)nv * (size_t)rounds), *r = malloc(sizeof(double) * (size_t)rounds);
+    uint64_t sink = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const hash_case *hc = &cases[c];
+        off[0] = 0;
+        for (size_t i = 0; i < HASH_N; i++)
+            off[i + 1] = off[i] + (uint32_t)(hc->lo + mix(i * 31 + c) % (hc->hi - hc->lo + 1));
+        bloomsimd_keys v = hc->width ? bloomsimd_keys_fixed(data, HASH_N * hc->width, hc->width, HASH_N)
+                                     : bloomsimd_keys_offsets32(data, off[HASH_N], off, HASH_N);
+        for (int q = 0; q < rounds; q++)
+            for (int j = 0; j < nv; j++) {
+                int which = (j + q) % nv;
+                double t0 = now_ns();
+                for (int rep = 0; rep < HASH_REP; rep++) {
+                    if (which < nk && hc->u64)
+                        bloomsimd_hash_batch_u64(f[which], keys, HASH_N, h);
+                    else if (which < nk)
+                        bloomsimd_hash_keys(f[which], &v, h);
+                    else
+                        for (size_t i = 0; i < HASH_N; i++)
+                            h[i] = hc->u64 ? XXH64(&keys[i], 8, 0)
+                                           : hc->width ? XXH64(data + i * hc->width, hc->width, 0)
+                                                       : XXH64(data + off[i], off[i + 1] - off[i], 0);
+                    sink += h[rep];
+                }
+                t[(size_t)which * (size_t)rounds + (size_t)q] = (now_ns() - t0) / (HASH_N * HASH_REP);
+            }
+        printf("%-16s", hc->name);
+        double *tmp = malloc(sizeof(double) * (size_t)rounds);
+        memcpy(tmp, t + (size_t)nk * (size_t)rounds, sizeof(double) * (size_t)rounds);
+        printf(" %10.2f", quantile(tmp, rounds, 0.5));
+        for (int k = 0; k < nk; k++) {
+            memcpy(tmp, t + (size_t)k * (size_t)rounds, sizeof(double) * (size_t)rounds);
+            printf(" %8.2f", quantile(tmp, rounds, 0.5));
+        }
+        for (int k = 0; k <= nk; k++) {
+            int col = k < nk ? k : nk;
+            for (int q = 0; q < rounds; q++) r[q] = t[q] / t[(size_t)col * (size_t)rounds + (size_t)q];
+            printf("  %6.2fx [%.2f %.2f]", quantile(r, rounds, 0.5), quantile(r, rounds, 0.1),
+                   quantile(r, rounds, 0.9));
+        }
+        printf("\n");
+        free(tmp);
+    }
+    if (sink == 1) printf(" ");
+    for (int k = 0; k < nk; k++) bloomsimd_destroy(f[k]);
+    free(t), free(r), free(keys), free(h), free(data), free(off);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "hash") == 0) {
+        int hr = argc > 2 ? atoi(argv[2]) : 201;
+        return hash_rows(hr >= 3 && hr <= 100000 ? hr : 201);
+    }
     int rounds = argc > 1 ? atoi(argv[1]) : 11;
     if (rounds < 3 || rounds > 1000) rounds = 11;
     enum { Q = 1 << 20, W = 16 };

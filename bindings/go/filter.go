@@ -61,6 +61,8 @@ import (
 	"runtime"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/libbloomsimd/libbloomsimd/bindings/go/internal/probe"
 )
 
 // Filter is a Bloom filter held by the C library. Close it when done; a
@@ -75,7 +77,6 @@ type Filter struct {
 	// has no single bit array this package can probe (then single keys go
 	// through the C calls).
 	words      []uint32 // nblocks * 16 words (split256: * 8), over C memory
-	words64    []uint64 // the same memory as 64-bit words (concurrent filters)
 	split      bool     // layout 3, split256 (single.go's split256 probe)
 	nblocks    uint64
 	sel        *[64]uint16 // SELECT_k of kernels/layout.h section 3 (static C memory)
@@ -83,6 +84,7 @@ type Filter struct {
 	readOnly   bool
 	items      *uint64 // the C filter's count of keys inserted new (bloomsimd_info.items)
 	hash       *xxh3Secret
+	probe      probe.State // the single-key probes chosen for this filter (single.go)
 }
 
 type config struct {
@@ -211,12 +213,12 @@ func (f *Filter) attachView() {
 		wordsPerBlock = 8
 	}
 	f.words = unsafe.Slice((*uint32)(v.blocks), f.nblocks*wordsPerBlock)
-	f.words64 = unsafe.Slice((*uint64)(v.blocks), f.nblocks*wordsPerBlock/2)
 	f.sel = (*[64]uint16)(unsafe.Pointer(v._select))
 	f.concurrent = bool(v.concurrent)
 	f.readOnly = bool(v.read_only)
 	f.items = (*uint64)(unsafe.Pointer(v.items))
 	f.hash = newXXH3Secret(uint64(v.seed))
+	f.chooseProbe()
 }
 
 // Close frees the filter (or unmaps its file; a writable mapping is not

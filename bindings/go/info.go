@@ -15,8 +15,9 @@ import (
 type Info struct {
 	Capacity    uint64  // as requested (0 if sized by WithBits)
 	FPR         float64 // target FPR: requested, or the model's FPR at capacity
-	Bits        uint64  // Blocks * 512
-	Blocks      uint64  // 64-byte blocks
+	Bits        uint64  // Blocks * 512 (block512) or Blocks * 256 (split256)
+	Blocks      uint64  // 64-byte (block512) or 32-byte (split256) blocks
+	Layout      int     // LayoutBlock512 or LayoutSplit256
 	K           int     // bits set per key
 	Seed        uint64
 	MemoryBytes uint64 // bytes of the bit array
@@ -58,6 +59,7 @@ func (f *Filter) Info() Info {
 		FPR:         float64(ci.fpr),
 		Bits:        uint64(ci.bits),
 		Blocks:      uint64(ci.blocks),
+		Layout:      int(ci.layout),
 		K:           int(ci.k),
 		Seed:        uint64(ci.seed),
 		MemoryBytes: uint64(ci.memory_bytes),

@@ -151,9 +151,21 @@ func TestSaveIntoAMissingDirectoryIsErrIO(t *testing.T) {
 	}
 }
 
+// In both layouts: a block is 512 bits (64 bytes) in block512, 256 bits (32
+// bytes, k 8) in split256.
 func TestUnionIntersectEstimateAndInfo(t *testing.T) {
-	a := mustNew(t, 100000, 0.01, WithSeed(4))
-	b := mustNew(t, 100000, 0.01, WithSeed(4))
+	for _, layout := range []int{LayoutBlock512, LayoutSplit256} {
+		unionIntersectEstimateAndInfo(t, layout)
+	}
+}
+
+func unionIntersectEstimateAndInfo(t *testing.T, layout int) {
+	blockBits := uint64(512)
+	if layout == LayoutSplit256 {
+		blockBits = 256
+	}
+	a := mustNew(t, 100000, 0.01, WithSeed(4), WithLayout(layout))
+	b := mustNew(t, 100000, 0.01, WithSeed(4), WithLayout(layout))
 	ka, kb := keys(20, 30000), keys(21, 30000)
 	a.AddUint64s(ka)
 	b.AddUint64s(kb)
@@ -170,7 +182,7 @@ func TestUnionIntersectEstimateAndInfo(t *testing.T) {
 	if r := a.FillRatio(); r <= 0 || r >= 1 {
 		t.Fatalf("fill ratio %v", r)
 	}
-	c := mustNew(t, 100000, 0.01, WithSeed(4))
+	c := mustNew(t, 100000, 0.01, WithSeed(4), WithLayout(layout))
 	c.AddUint64s(ka)
 	if err := c.Intersect(b); err != nil {
 		t.Fatal(err)
@@ -179,9 +191,10 @@ func TestUnionIntersectEstimateAndInfo(t *testing.T) {
 		t.Fatalf("intersect of disjoint sets keeps %d keys", n)
 	}
 	info := a.Info()
-	if info.Capacity != 100000 || info.FPR != 0.01 || info.Bits != info.Blocks*512 || info.MemoryBytes != info.Blocks*64 ||
-		info.K < 1 || info.K > 16 || info.Seed != 4 || info.Kernel == "" || info.Concurrent || !info.PureGo {
-		t.Fatalf("info %+v", info)
+	if info.Capacity != 100000 || info.FPR != 0.01 || info.Bits != info.Blocks*blockBits ||
+		info.MemoryBytes != info.Blocks*blockBits/8 || info.K < 1 || info.K > 16 || (layout == LayoutSplit256 && info.K != 8) ||
+		info.Seed != 4 || info.Kernel == "" || info.Concurrent || !info.PureGo {
+		t.Fatalf("layout %d: info %+v", layout, info)
 	}
 	if p := a.PredictedFPR(100000); p <= 0 || p > 0.01 {
 		t.Fatalf("predicted FPR %v at capacity", p)

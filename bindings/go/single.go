@@ -6,192 +6,37 @@ package bloomsimd
 import "C"
 
 import (
-	"math/bits"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/libbloomsimd/libbloomsimd/bindings/go/internal/probe"
 )
 
-// The single-key probe of kernels/layout.h (layout 2) in Go, over the
-// filter's own bit array:
-//
-//	h     = XXH3_64bits_withSeed(key, seed)        (xxh3.go)
-//	block = ((h >> 32) * nblocks) >> 32            16 32-bit words
-//	sel   = SELECT_k[uint32(h) >> 26]              which k of the 16 words
-//	bit_w = (uint32(h) * salt[w]) >> 27            which bit of word w
-//
-// Only the k selected words are touched, in a loop of exactly k rounds (the
-// mask always has k bits), so the loop's trip count never mispredicts.
-// single_test.go checks every byte against the C kernels.
+// Single keys run in Go over the filter's own bit array: the hash in
+// xxh3.go, the probe of the filter's layout in internal/probe (assembly on
+// amd64 for filters on the avx2 and avx512 kernels, pure Go otherwise;
+// probe.go there says why and how it is chosen). single_test.go checks every
+// probe on every kernel this CPU runs byte for byte against the C kernels.
 
-// salts are kernels/layout.h's BLOOMSIMD_SALTS.
-var salts = [16]uint32{0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947,
-	0x5c6bfb31, 0x3c6ef373, 0x9e3779b9, 0x2545f491, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f, 0x165667b1, 0xd3a2646d}
-
-func (f *Filter) addHash(h uint64) {
-	if f.split {
-		f.splitAddNew(h)
+// chooseProbe picks the filter's probes (attachView, once the view's fields
+// are set).
+func (f *Filter) chooseProbe() {
+	if f.words == nil {
+		f.probe = probe.State{}
 		return
 	}
-	lo := uint32(h)
-	sel := uint32(f.sel[lo>>26])
-	base := (((h >> 32) * f.nblocks) >> 32) * 16
-	if f.concurrent {
-		f.addHashAtomic(base, lo, sel)
-		return
-	}
-	block := f.words[base : base+16 : base+16]
-	for ; sel != 0; sel &= sel - 1 {
-		w := bits.TrailingZeros32(sel) & 15
-		block[w] |= 1 << ((lo * salts[w]) >> 27)
-	}
-}
-
-// addHashAtomic ORs the key's bits 64 bits at a time, like the C library's
-// concurrent inserts (kernels/layout.h bloomsimd_block_or). Go 1.19 has no
-// atomic OR, so each word is a compare-and-swap loop: like the C library's
-// lock-or it is one atomic read-modify-write of the same aligned 64-bit word,
-// so inserts from Go and C never lose each other's bits.
-func (f *Filter) addHashAtomic(base uint64, lo, sel uint32) {
-	var m [8]uint64
-	for s := sel; s != 0; s &= s - 1 {
-		w := bits.TrailingZeros32(s) & 15
-		m[w>>1] |= uint64(1<<((lo*salts[w])>>27)) << (32 * (w & 1))
-	}
-	block := f.words64[base/2 : base/2+8 : base/2+8]
-	for i := range m {
-		if m[i] != 0 {
-			orAtomic(&block[i], m[i])
-		}
-	}
-}
-
-// orAtomic sets mask in *p and reports whether any of its bits was clear.
-func orAtomic(p *uint64, mask uint64) bool {
-	for {
-		old := atomic.LoadUint64(p)
-		if old&mask == mask {
-			return false
-		}
-		if atomic.CompareAndSwapUint64(p, old, old|mask) {
-			return true
-		}
-	}
-}
-
-func (f *Filter) containsHash(h uint64) bool {
-	if f.split {
-		return f.splitContains(h)
-	}
-	lo := uint32(h)
-	sel := uint32(f.sel[lo>>26])
-	base := (((h >> 32) * f.nblocks) >> 32) * 16
-	if f.concurrent {
-		block := f.words64[base/2 : base/2+8 : base/2+8]
-		for ; sel != 0; sel &= sel - 1 {
-			w := bits.TrailingZeros32(sel) & 15
-			word := uint32(atomic.LoadUint64(&block[w>>1]) >> (32 * (w & 1)))
-			if word&(1<<((lo*salts[w])>>27)) == 0 {
-				return false
-			}
-		}
-		return true
-	}
-	block := f.words[base : base+16 : base+16]
-	for ; sel != 0; sel &= sel - 1 {
-		w := bits.TrailingZeros32(sel) & 15
-		if block[w]&(1<<((lo*salts[w])>>27)) == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// addNewHash inserts and reports whether any bit was missing before
-// (bloomsimd_block_or_report).
-func (f *Filter) addNewHash(h uint64) bool {
-	if f.split {
-		return f.splitAddNew(h)
-	}
-	lo := uint32(h)
-	sel := uint32(f.sel[lo>>26])
-	base := (((h >> 32) * f.nblocks) >> 32) * 16
-	if f.concurrent {
-		var m [8]uint64
-		for s := sel; s != 0; s &= s - 1 {
-			w := bits.TrailingZeros32(s) & 15
-			m[w>>1] |= uint64(1<<((lo*salts[w])>>27)) << (32 * (w & 1))
-		}
-		block := f.words64[base/2 : base/2+8 : base/2+8]
-		isNew := false
-		for i := range m {
-			if m[i] != 0 && orAtomic(&block[i], m[i]) {
-				isNew = true
-			}
-		}
-		return isNew
-	}
-	block := f.words[base : base+16 : base+16]
-	var missing uint32
-	for ; sel != 0; sel &= sel - 1 {
-		w := bits.TrailingZeros32(sel) & 15
-		bit := uint32(1) << ((lo * salts[w]) >> 27)
-		missing |= bit &^ block[w]
-		block[w] |= bit
-	}
-	return missing != 0
-}
-
-// The split256 probe (kernels/layout_split256.h, Parquet's block rule): the
-// block is the same ((h >> 32) * nblocks) >> 32 over 8-word blocks, and
-// every word w gets one bit, (uint32(h) * salt[w]) >> 27 with the first 8
-// salts. A concurrent filter is read and ORed 64 bits at a time, as the C
-// kernels do.
-func (f *Filter) splitContains(h uint64) bool {
-	lo := uint32(h)
-	base := (((h >> 32) * f.nblocks) >> 32) * 8
-	if f.concurrent {
-		block := f.words64[base/2 : base/2+4 : base/2+4]
-		for w := 0; w < 8; w++ {
-			word := uint32(atomic.LoadUint64(&block[w>>1]) >> (32 * (w & 1)))
-			if word&(1<<((lo*salts[w])>>27)) == 0 {
-				return false
-			}
-		}
-		return true
-	}
-	block := f.words[base : base+8 : base+8]
-	for w := 0; w < 8; w++ {
-		if block[w]&(1<<((lo*salts[w])>>27)) == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// splitAddNew sets the key's 8 bits and reports whether one was missing.
-func (f *Filter) splitAddNew(h uint64) bool {
-	lo := uint32(h)
-	base := (((h >> 32) * f.nblocks) >> 32) * 8
-	if f.concurrent {
-		block := f.words64[base/2 : base/2+4 : base/2+4]
-		isNew := false
-		for i := 0; i < 4; i++ {
-			m := uint64(1<<((lo*salts[2*i])>>27)) | uint64(1<<((lo*salts[2*i+1])>>27))<<32
-			if orAtomic(&block[i], m) {
-				isNew = true
-			}
-		}
-		return isNew
-	}
-	block := f.words[base : base+8 : base+8]
-	var missing uint32
-	for w := 0; w < 8; w++ {
-		bit := uint32(1) << ((lo * salts[w]) >> 27)
-		missing |= bit &^ block[w]
-		block[w] |= bit
-	}
-	return missing != 0
+	var ci C.bloomsimd_info
+	C.bloomsimd_get_info(f.c, &ci)
+	runtime.KeepAlive(f)
+	f.probe = probe.New(probe.Filter{
+		Blocks:     unsafe.Pointer(&f.words[0]),
+		Nblocks:    f.nblocks,
+		Select:     f.sel,
+		Split:      f.split,
+		Concurrent: f.concurrent,
+		Kernel:     C.GoString(ci.kernel),
+	}, f.hash.bitflip)
 }
 
 // stringBytes is s's bytes without a copy (never written to).
@@ -234,26 +79,38 @@ func (f *Filter) writable(op string) error {
 // in every language binding and the C library). Errors: ErrReadOnly,
 // ErrClosed.
 func (f *Filter) AddUint64(key uint64) error {
-	if err := f.writable("add"); err != nil {
-		return err
-	}
-	if f.words == nil {
+	p := &f.probe
+	if f.readOnly || p.AddKind == probe.None {
+		if err := f.writable("add"); err != nil {
+			return err
+		}
 		return statusErr(C.bloomsimd_add_u64(f.c, C.uint64_t(key)), "add", "", nil)
 	}
-	f.addHash(f.hash.hashU64(key))
-	runtime.KeepAlive(f)
+	// p points into f, so f stays reachable (no finalizer) during the call.
+	switch p.AddKind {
+	case probe.Block512AVX512:
+		probe.Block512AddU64AVX512(p, key)
+	case probe.Split256AVX512:
+		probe.Split256AddU64AVX512(p, key)
+	case probe.Block512AVX2:
+		probe.Block512AddU64AVX2(p, key)
+	case probe.Split256AVX2:
+		probe.Split256AddU64AVX2(p, key)
+	default:
+		p.AddNew(p.HashU64(key))
+	}
 	return nil
 }
 
 // Add inserts one byte key. Errors: ErrReadOnly, ErrClosed.
 func (f *Filter) Add(key []byte) error {
-	if err := f.writable("add"); err != nil {
-		return err
-	}
-	if f.words == nil {
+	if f.probe.AddKind == probe.None || f.readOnly {
+		if err := f.writable("add"); err != nil {
+			return err
+		}
 		return f.cAddHash(f.hash.hash(key))
 	}
-	f.addHash(f.hash.hash(key))
+	f.probe.Add(f.hash.hash(key))
 	runtime.KeepAlive(f)
 	return nil
 }
@@ -264,20 +121,31 @@ func (f *Filter) AddString(key string) error { return f.Add(stringBytes(key)) }
 // ContainsUint64 reports whether key may be present (false: certainly
 // absent; false for a closed filter).
 func (f *Filter) ContainsUint64(key uint64) bool {
-	if f.words == nil {
+	p := &f.probe
+	if p.ContainsKind == probe.None {
 		return f.c != nil && bool(C.bloomsimd_contains_u64(f.c, C.uint64_t(key)))
 	}
-	hit := f.containsHash(f.hash.hashU64(key))
-	runtime.KeepAlive(f)
-	return hit
+	// p points into f, so f stays reachable (no finalizer) during the call.
+	switch p.ContainsKind {
+	case probe.Block512AVX512:
+		return probe.Block512ContainsU64AVX512(p, key)
+	case probe.Split256AVX512:
+		return probe.Split256ContainsU64AVX512(p, key)
+	case probe.Block512AVX2:
+		return probe.Block512ContainsU64AVX2(p, key)
+	case probe.Split256AVX2:
+		return probe.Split256ContainsU64AVX2(p, key)
+	default:
+		return p.Contains(p.HashU64(key))
+	}
 }
 
 // Contains reports whether a byte key may be present.
 func (f *Filter) Contains(key []byte) bool {
-	if f.words == nil {
+	if f.probe.ContainsKind == probe.None {
 		return f.c != nil && f.cContainsHash(f.hash.hash(key))
 	}
-	hit := f.containsHash(f.hash.hash(key))
+	hit := f.probe.Contains(f.hash.hash(key))
 	runtime.KeepAlive(f)
 	return hit
 }
@@ -325,10 +193,10 @@ func (f *Filter) insertNewHash(h uint64) (bool, error) {
 	if err := f.writable("insert new"); err != nil {
 		return false, err
 	}
-	if f.words == nil {
+	if f.probe.AddKind == probe.None {
 		return f.cInsertNewHash(h)
 	}
-	isNew := f.addNewHash(h)
+	isNew := f.probe.AddNew(h)
 	if isNew { // keep Info().Items as the C calls would
 		if f.concurrent {
 			atomic.AddUint64(f.items, 1)

@@ -3,17 +3,24 @@ package bloomsimd
 import (
 	"bytes"
 	"testing"
+
+	"github.com/libbloomsimd/libbloomsimd/bindings/go/internal/probe"
 )
 
-// The pure-Go single-key path must write exactly the bytes the C kernels
-// write, for every kernel this CPU runs, every k, several seeds, plain and
-// concurrent filters, and both key kinds; and answer exactly as C does.
+// The single-key path in Go (internal/probe: assembly for filters on the
+// avx2 and avx512 kernels, pure Go otherwise) must write exactly the bytes
+// the C kernels write, for every kernel this CPU runs, every k of block512
+// (named: k 8 alone would take the kernel's default layout), several seeds,
+// plain and concurrent filters, and both key kinds; and answer exactly as C
+// does. Every kernel runs, so every probe this build and CPU have runs
+// (TestSingleKeyProbeFollowsKernel checks which); go test -tags purego runs
+// the same tests on the pure-Go probes alone.
 func TestSingleKeyGoIsByteIdenticalToCKernels(t *testing.T) {
 	for _, kernel := range supportedKernels() {
 		for k := 1; k <= 16; k++ {
 			for _, seed := range []uint64{0, 0x9E3779B97F4A7C15} {
 				for _, conc := range []bool{false, true} {
-					opts := []Option{WithKernel(kernel), WithK(k), WithSeed(seed)}
+					opts := []Option{WithKernel(kernel), WithK(k), WithSeed(seed), WithLayout(LayoutBlock512)}
 					if conc {
 						opts = append(opts, Concurrent())
 					}
@@ -25,9 +32,15 @@ func TestSingleKeyGoIsByteIdenticalToCKernels(t *testing.T) {
 					if !goF.Info().PureGo {
 						t.Fatalf("%s: single keys do not run in Go", what)
 					}
-					for _, x := range ks {
-						if err := goF.AddUint64(x); err != nil {
-							t.Fatal(err)
+					for i, x := range ks {
+						if i%3 != 2 {
+							if err := goF.AddUint64(x); err != nil {
+								t.Fatal(err)
+							}
+						} else if isNew, err := goF.InsertNewUint64(x); err != nil || isNew == cSingle.cContainsUint64(x) {
+							// new exactly when C's identical bits lack the key
+							t.Fatalf("%s: InsertNewUint64 of key %d: %v %v, C contains it: %v", what, i, isNew, err,
+								cSingle.cContainsUint64(x))
 						}
 						if err := cSingle.cAddUint64(x); err != nil {
 							t.Fatal(err)
@@ -58,74 +71,83 @@ func TestSingleKeyGoIsByteIdenticalToCKernels(t *testing.T) {
 	}
 }
 
+// Byte keys, in both layouts and in the kernel's default one.
 func TestSingleByteKeysGoIsByteIdenticalToC(t *testing.T) {
 	for _, kernel := range supportedKernels() {
 		for _, conc := range []bool{false, true} {
-			opts := []Option{WithKernel(kernel), WithSeed(77)}
-			if conc {
-				opts = append(opts, Concurrent())
-			}
-			bk := byteKeys(5, 4000)
-			strs := make([]string, len(bk))
-			for i := range bk {
-				strs[i] = string(bk[i])
-			}
-			goF := mustNew(t, 4000, 0.001, opts...)
-			goS := mustNew(t, 4000, 0.001, opts...)
-			cF := mustNew(t, 4000, 0.001, opts...)
-			batchS := mustNew(t, 4000, 0.001, opts...)
-			batchB := mustNew(t, 4000, 0.001, opts...)
-			for i, key := range bk {
-				if err := goF.Add(key); err != nil {
+			for _, layout := range []int{0, LayoutBlock512, LayoutSplit256} {
+				opts := []Option{WithKernel(kernel), WithSeed(77)}
+				if layout != 0 {
+					opts = append(opts, WithLayout(layout))
+				}
+				if conc {
+					opts = append(opts, Concurrent())
+				}
+				bk := byteKeys(5, 4000)
+				strs := make([]string, len(bk))
+				for i := range bk {
+					strs[i] = string(bk[i])
+				}
+				goF := mustNew(t, 4000, 0.001, opts...)
+				goS := mustNew(t, 4000, 0.001, opts...)
+				cF := mustNew(t, 4000, 0.001, opts...)
+				batchS := mustNew(t, 4000, 0.001, opts...)
+				batchB := mustNew(t, 4000, 0.001, opts...)
+				for i, key := range bk {
+					if err := goF.Add(key); err != nil {
+						t.Fatal(err)
+					}
+					if err := goS.AddString(strs[i]); err != nil {
+						t.Fatal(err)
+					}
+					if err := cF.cAdd(key); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := batchS.AddStrings(strs); err != nil {
 					t.Fatal(err)
 				}
-				if err := goS.AddString(strs[i]); err != nil {
+				if err := batchB.AddBytes(bk); err != nil {
 					t.Fatal(err)
 				}
-				if err := cF.cAdd(key); err != nil {
-					t.Fatal(err)
+				what := name(kernel, " layout=", layout, " concurrent=", conc)
+				if !goF.Info().PureGo {
+					t.Fatalf("%s: single keys do not run in Go", what)
 				}
-			}
-			if err := batchS.AddStrings(strs); err != nil {
-				t.Fatal(err)
-			}
-			if err := batchB.AddBytes(bk); err != nil {
-				t.Fatal(err)
-			}
-			what := name(kernel, " concurrent=", conc)
-			sameBits(t, what+" Add vs C add", goF, cF)
-			sameBits(t, what+" AddString vs C add", goS, cF)
-			sameBits(t, what+" AddStrings vs C add", batchS, cF)
-			sameBits(t, what+" AddBytes vs C add", batchB, cF)
+				sameBits(t, what+" Add vs C add", goF, cF)
+				sameBits(t, what+" AddString vs C add", goS, cF)
+				sameBits(t, what+" AddStrings vs C add", batchS, cF)
+				sameBits(t, what+" AddBytes vs C add", batchB, cF)
 
-			absent := byteKeys(6, 4000)
-			absentS := make([]string, len(absent))
-			for i := range absent {
-				absentS[i] = string(absent[i])
-			}
-			out := make([]bool, len(absent))
-			outB := make([]bool, len(absent))
-			nS := cF.ContainsStrings(absentS, out)
-			nB := cF.ContainsBytes(absent, outB)
-			count := 0
-			for i, key := range absent {
-				g := cF.Contains(key)
-				if g != out[i] || g != outB[i] || g != cF.ContainsString(absentS[i]) {
-					t.Fatalf("%s: absent key %d: Contains %v, ContainsStrings %v, ContainsBytes %v", what, i, g, out[i], outB[i])
+				absent := byteKeys(6, 4000)
+				absentS := make([]string, len(absent))
+				for i := range absent {
+					absentS[i] = string(absent[i])
 				}
-				if g {
-					count++
+				out := make([]bool, len(absent))
+				outB := make([]bool, len(absent))
+				nS := cF.ContainsStrings(absentS, out)
+				nB := cF.ContainsBytes(absent, outB)
+				count := 0
+				for i, key := range absent {
+					g := cF.Contains(key)
+					if g != out[i] || g != outB[i] || g != cF.ContainsString(absentS[i]) {
+						t.Fatalf("%s: absent key %d: Contains %v, ContainsStrings %v, ContainsBytes %v", what, i, g, out[i], outB[i])
+					}
+					if g {
+						count++
+					}
 				}
-			}
-			if nS != count || nB != count {
-				t.Fatalf("%s: counts %d %d, want %d", what, nS, nB, count)
-			}
-			if n := cF.ContainsStrings(strs, nil); n != len(strs) {
-				t.Fatalf("%s: %d of %d inserted strings found", what, n, len(strs))
-			}
-			for i, key := range bk {
-				if !cF.Contains(key) || !cF.ContainsString(strs[i]) {
-					t.Fatalf("%s: false negative for key %d", what, i)
+				if nS != count || nB != count {
+					t.Fatalf("%s: counts %d %d, want %d", what, nS, nB, count)
+				}
+				if n := cF.ContainsStrings(strs, nil); n != len(strs) {
+					t.Fatalf("%s: %d of %d inserted strings found", what, n, len(strs))
+				}
+				for i, key := range bk {
+					if !cF.Contains(key) || !cF.ContainsString(strs[i]) {
+						t.Fatalf("%s: false negative for key %d", what, i)
+					}
 				}
 			}
 		}
@@ -133,16 +155,19 @@ func TestSingleByteKeysGoIsByteIdenticalToC(t *testing.T) {
 }
 
 // A filter spanning many blocks with the largest block index: the block
-// derivation must use all 32 high hash bits (no overflow at 2^20 blocks).
+// derivation must use all 32 high hash bits (no overflow at 2^20 blocks of
+// block512, 2^21 of split256).
 func TestSingleKeyLargeFilterMatchesC(t *testing.T) {
-	goF := mustNew(t, 0, 0.01, WithBits(512<<20), WithK(7))
-	cF := mustNew(t, 0, 0.01, WithBits(512<<20), WithK(7))
-	ks := keys(9, 200000)
-	for _, x := range ks {
-		goF.AddUint64(x)
+	for _, opts := range [][]Option{{WithBits(512 << 20), WithK(7)}, {WithBits(512 << 20), WithLayout(LayoutSplit256)}} {
+		goF := mustNew(t, 0, 0.01, opts...)
+		cF := mustNew(t, 0, 0.01, opts...)
+		ks := keys(9, 200000)
+		for _, x := range ks {
+			goF.AddUint64(x)
+		}
+		cF.AddUint64s(ks)
+		sameBits(t, name("2^20 blocks, k=", goF.Info().K), goF, cF)
 	}
-	cF.AddUint64s(ks)
-	sameBits(t, "2^20 blocks", goF, cF)
 }
 
 func TestInsertNewSingleReportsFirstInsertOnly(t *testing.T) {
@@ -268,5 +293,59 @@ func TestSingleKeySplit256GoIsByteIdenticalToC(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The probe a filter runs follows its kernel, so that forcing a kernel
+// (WithKernel, BLOOMSIMD_KERNEL) forces the probe and the tests above, which
+// run every kernel, run every probe: on amd64 the assembly for avx2 and
+// avx512 (a concurrent filter's inserts stay in Go, atomic), pure Go for
+// the others and with -tags purego.
+func TestSingleKeyProbeFollowsKernel(t *testing.T) {
+	seen := map[probe.Kind]bool{}
+	for _, kernel := range supportedKernels() {
+		for _, layout := range []int{LayoutBlock512, LayoutSplit256} {
+			for _, conc := range []bool{false, true} {
+				opts := []Option{WithKernel(kernel), WithLayout(layout)}
+				if conc {
+					opts = append(opts, Concurrent())
+				}
+				f := mustNew(t, 1000, 0.01, opts...)
+				goKind := map[bool]map[int]probe.Kind{
+					false: {LayoutBlock512: probe.Block512, LayoutSplit256: probe.Split256},
+					true:  {LayoutBlock512: probe.Block512Atomic, LayoutSplit256: probe.Split256Atomic},
+				}[conc][layout]
+				want := goKind
+				if probe.Assembly {
+					switch kernel {
+					case "avx512":
+						want = map[int]probe.Kind{LayoutBlock512: probe.Block512AVX512, LayoutSplit256: probe.Split256AVX512}[layout]
+					case "avx2":
+						want = map[int]probe.Kind{LayoutBlock512: probe.Block512AVX2, LayoutSplit256: probe.Split256AVX2}[layout]
+					}
+				}
+				wantAdd := want
+				if conc {
+					wantAdd = goKind
+				}
+				if f.probe.ContainsKind != want || f.probe.AddKind != wantAdd {
+					t.Errorf("%s layout %d concurrent=%v: probes %v/%v, want %v/%v", kernel, layout, conc,
+						f.probe.ContainsKind, f.probe.AddKind, want, wantAdd)
+				}
+				seen[f.probe.ContainsKind], seen[f.probe.AddKind] = true, true
+			}
+		}
+	}
+	t.Logf("probes run by the tests on this CPU: %v", seen)
+	if seen[probe.None] {
+		t.Error("a filter with a bit array has no Go probe")
+	}
+	l, err := New(1000, 0.01, WithGrowth(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if l.probe.ContainsKind != probe.None || l.probe.AddKind != probe.None {
+		t.Errorf("a layered filter probes in Go: %v/%v", l.probe.ContainsKind, l.probe.AddKind)
 	}
 }

@@ -126,13 +126,17 @@ if short:
         pairs = [(runs[name][k][0], runs[base][k][0]) for k in sorted(runs[name]) if k in runs[base]]
         return st.median([a / b for a, b in pairs])
     bt = st.median([s for s, _ in runs[base].values()])
+    # (at most ~100 columns a line: the main job's output is read on a terminal)
     if mode == "speedup":
-        parts = [f"{labels[n]} {ratio(n):.1f}x the time" for n in names if n != base]
+        parts = [f"{labels[n]} {ratio(n):.1f}x" for n in names if n != base]
         rss = max(r for _, r in runs[base].values()) / 1024
-        print(f"  {title.split(';')[0]}: {labels[base]} {bt:.2f} s, {rss:.0f} MB peak RSS; " + ", ".join(parts))
+        print(f"  {title.split(';')[0]}:")
+        print(f"    {labels[base]} {bt:.2f} s, {rss:.0f} MB peak RSS")
+        print("    time against bloomsimd's: " + ", ".join(parts))
     else:
-        parts = [f"{labels[n]} {100 / ratio(n):.0f}%" for n in names if n != base]
-        print(f"  {title.split(',')[0]}: cat {nbytes / bt / 1e6:.0f} MB/s; of cat's MB/s: " + ", ".join(parts))
+        parts = [f"{labels[n].replace('bloomsimd ', '') if i else labels[n]} {100 / ratio(n):.0f}%"
+                 for i, n in enumerate(n for n in names if n != base)]
+        print(f"  {title.split(',')[0]}: cat {nbytes / bt / 1e6:.0f} MB/s; " + ", ".join(parts) + " of that")
     sys.exit(0)
 print(f"\n**{title}** ({nbytes / 1e6:.0f} MB, {len(runs[base])} rounds)\n")
 def quiet(pairs):
@@ -240,7 +244,7 @@ for n in ${records//,/ }; do
 done
 
 [ $short = 0 ] || {
-  echo "bloomsimd command against the usual tools ($r rounds, order alternating; the tables: bash cli/bench/cli_bench.sh)"
+  echo "bloomsimd command against the usual tools, wall time, $r round$([ "$r" = 1 ] || echo s) (tables: bash cli/bench/cli_bench.sh)"
   cat "$out"
   exit 0
 }

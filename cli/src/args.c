@@ -207,6 +207,14 @@ int cli_size_option(cli_size_options *s, int c, const char *arg)
         if (!cli_parse_count("--k", arg, 1, BLOOMSIMD_MAX_K, &v)) return -1;
         s->k = (uint32_t)v;
         return 1;
+    case 'L':
+        if (strcmp(arg, "block512") == 0)
+            s->layout = BLOOMSIMD_LAYOUT_BLOCK512;
+        else if (strcmp(arg, "split256") == 0)
+            s->layout = BLOOMSIMD_LAYOUT_SPLIT256;
+        else
+            return cli_usage_error("--layout '%s': block512 or split256", arg), -1;
+        return 1;
     case 'b':
         return cli_parse_count("--bits", arg, BLOOMSIMD_BLOCK_BITS, BLOOMSIMD_MAX_BLOCKS * BLOOMSIMD_BLOCK_BITS,
                                &s->bits)
@@ -223,7 +231,9 @@ const char cli_size_help[] =
     "  -g, --growth G         grow by factor G (>= 2) past capacity (scalable filter)\n"
     "  -s, --seed S           hash seed (default 0); filters merge only with equal seeds\n"
     "  -k, --k K              bits set per key, 1..16 (default: the k that needs the least memory)\n"
-    "  -b, --bits B           explicit size in bits instead of --capacity/--fpr sizing\n";
+    "  -b, --bits B           explicit size in bits instead of --capacity/--fpr sizing\n"
+    "      --layout L         block512 (fewest bits per key) or split256 (Parquet's 256-bit blocks,\n"
+    "                         faster on sse42/avx2/neon); default: the layout of the kernel in use\n";
 
 bool cli_record_options_check(const cli_record_options *o)
 {

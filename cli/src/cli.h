@@ -84,6 +84,7 @@ typedef struct cli_size_options {
     uint64_t capacity, bits, seed;
     double fpr;
     uint32_t k, growth;
+    uint32_t layout; /* --layout: BLOOMSIMD_LAYOUT_*, 0 = the kernel's default */
     bool have_capacity, have_fpr, have_growth, have_seed;
 } cli_size_options;
 void cli_size_options_init(cli_size_options *s);
@@ -91,7 +92,8 @@ int cli_size_option(cli_size_options *s, int c, const char *arg);
 #define CLI_SIZE_LONGOPTS                                                                          \
     {"capacity", required_argument, NULL, 'n'}, {"fpr", required_argument, NULL, 'p'},             \
         {"growth", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},          \
-        {"k", required_argument, NULL, 'k'}, {"bits", required_argument, NULL, 'b'}
+        {"k", required_argument, NULL, 'k'}, {"bits", required_argument, NULL, 'b'},               \
+        {"layout", required_argument, NULL, 'L'} /* long only: 'L' is not in the short options */
 #define CLI_SIZE_SHORTOPTS "n:p:g:s:k:b:"
 extern const char cli_size_help[];
 

@@ -35,7 +35,10 @@ static void warn_if_over_capacity(const bloomsimd_filter *f, const char *path)
 {
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);
-    if (!info.capacity) return;
+    /* A scalable filter's capacity is its first layer's: past it the filter grows
+     * and its layers tighten to keep the whole chain at its FPR (an add that
+     * cannot grow fails instead). */
+    if (!info.capacity || info.growth) return;
     double keys = bloomsimd_estimate_count(f);
     /* 2% above: the estimate's own noise at capacity is far below that, so a
      * filter filled to exactly its capacity does not warn. */

@@ -29,6 +29,14 @@
 #define DEFAULT_CAPACITY UINT64_C(10000000)
 #define DEFAULT_FPR 1e-6
 
+/* Megabytes of a plain filter for capacity at fpr (NAN if it cannot be sized). */
+static double filter_mb(uint64_t capacity, double fpr)
+{
+    bloomsimd_options o = {.capacity = capacity, .fpr = fpr};
+    bloomsimd_sizing s;
+    return bloomsimd_size_for(&o, &s) == BLOOMSIMD_OK ? (double)s.memory_bytes / 1e6 : NAN;
+}
+
 static void help(void)
 {
     printf("Usage: bloomsimd dedup [OPTION]... [INPUT]...\n"
@@ -37,13 +45,21 @@ static void help(void)
            "dropped with probability at most the filter's false-positive rate (--fpr).\n\n"
            "State:\n"
            "  -S, --state FILE       remember what was seen in FILE across runs (created with the\n"
-           "                         size options if missing; kept in sync on exit and on\n"
+           "                         size options below if missing; kept in sync on exit and on\n"
            "                         SIGINT/SIGTERM/SIGHUP)\n"
            "      --sync-interval S  also sync FILE every S seconds (default: only at the end)\n"
            "      --accept-unsynced  use a state FILE whose writer was killed before syncing\n"
-           "%s"
-           "  (dedup's own defaults, with or without --state, in place of those above:\n"
-           "   --capacity 10M --fpr 1e-6, about 50 MB; a new state FILE says on stderr what it got)\n"
+           "Size (of the filter, or of a new state FILE; an existing FILE keeps its own):\n"
+           "  -n, --capacity N       distinct records it is sized for (default 10M; 1e5, 100k)\n"
+           "  -p, --fpr P            false-positive rate at capacity (default 1e-6), from 1e-10,\n"
+           "                         below 1\n"
+           "  -g, --growth G         grow by factor G (>= 2) past capacity (scalable filter);\n"
+           "                         not with a new state FILE, which is mapped and cannot grow\n"
+           "  -s, --seed S           hash seed (default 0); filters merge only with equal seeds\n"
+           "  -k, --k K              bits set per key, 1..16 (default: the k that needs the least memory)\n"
+           "  -b, --bits B           explicit size in bits instead of --capacity/--fpr sizing\n"
+           "  The defaults make a %.1f MB filter. A new state FILE has its full size from the\n"
+           "  first run: size it for the most records it will hold (--capacity 100k: %.2f MB).\n"
            "Output:\n"
            "      --repeats          print the records seen before instead of the new ones\n"
            "%s"
@@ -51,7 +67,7 @@ static void help(void)
            "  -h, --help             this help\n\n"
            "Exit status: 0 if a record was printed, 1 if none, 2 on error (as grep).\n"
            "Example: tail -F app.log | bloomsimd dedup --state shipped.bsf --capacity 100M | ship\n",
-           cli_size_help, cli_record_help);
+           filter_mb(DEFAULT_CAPACITY, DEFAULT_FPR), filter_mb(100000, DEFAULT_FPR), cli_record_help);
 }
 
 static bloomsimd_filter *state_filter; /* for the SIGPIPE path's cleanup */
@@ -91,17 +107,26 @@ static bool open_state(const char *path, const cli_size_options *size, bool acce
         if (size_options_given(size) && !quiet)
             cli_warn("%s exists: its own size and seed are used, the size options are ignored", path);
     } else {
+        if (size->have_growth) {
+            /* The state is a writable mapping of FILE, which cannot grow: refuse now,
+             * not at the first record past capacity. */
+            cli_usage_error("--growth: a new --state FILE is mapped and cannot grow; give --capacity for the "
+                            "most records it will hold");
+            return false;
+        }
         bloomsimd_filter *fresh;
         if (!ff_create(size, DEFAULT_CAPACITY, DEFAULT_FPR, &fresh)) return false;
         if (!quiet) {
-            /* A state file outlives the run: say what it was sized for, so that a
-             * user who gave no size learns the defaults before the file is reused. */
+            /* A state file outlives the run and keeps its size: say what it got and,
+             * when the defaults chose, how to choose instead. */
             bloomsimd_info info;
             bloomsimd_get_info(fresh, &info);
             double mb = (double)info.bits / 8 / 1e6;
-            cli_note("%s: new state for %llu distinct records at FPR %g, %.*f MB%s", path,
-                     (unsigned long long)info.capacity, info.fpr, mb < 1 ? 3 : 1, mb,
-                     size->have_capacity ? "" : " (the defaults: --capacity N --fpr P size it)");
+            cli_note("%s: new state file, %.*f MB for %llu distinct records at FPR %g%s", path, mb < 1 ? 3 : 1, mb,
+                     (unsigned long long)info.capacity, info.fpr,
+                     size->have_capacity || size->bits ? ""
+                                                       : " (dedup's default size; the file cannot grow: "
+                                                         "--capacity N sizes it for N records)");
         }
         bool saved = ff_save(fresh, path);
         bloomsimd_destroy(fresh);
@@ -204,7 +229,8 @@ int cmd_dedup(int argc, char **argv)
         }
         printed += repeats ? b.n - fresh : fresh;
         items = items > UINT64_MAX - fresh ? UINT64_MAX : items + fresh;
-        if (!warned && info.capacity && items > info.capacity && !ro.quiet) {
+        /* (a scalable filter grows past its first layer's capacity instead) */
+        if (!warned && info.capacity && !info.growth && items > info.capacity && !ro.quiet) {
             warned = true;
             cli_warn("more than %llu distinct records, the filter's capacity: the false-positive rate is now "
                      "about %.3g (target %g) and rises; new records may be dropped as repeats. Use a larger "

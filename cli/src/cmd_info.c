@@ -57,12 +57,19 @@ static void print_text(const facts *x)
     printf("checksum:          %s\n", checksum_text(x));
     printf("file size:         %llu bytes (%.1f MiB)\n", (unsigned long long)x->file_bytes,
            (double)x->file_bytes / 1048576.0);
-    if (i->capacity) printf("capacity:          %llu keys\n", (unsigned long long)i->capacity);
+    if (i->capacity && i->growth)
+        printf("capacity:          %llu keys in the first layer (the filter grows past it)\n",
+               (unsigned long long)i->capacity);
+    else if (i->capacity) printf("capacity:          %llu keys\n", (unsigned long long)i->capacity);
     else printf("capacity:          not given (sized by bits)\n");
     printf("target FPR:        %.6g%s\n", i->fpr, i->capacity ? "" : " (model at capacity)");
-    printf("blocks:            %llu x 512 bits\n", (unsigned long long)i->blocks);
+    printf("blocks:            %llu x %u bits (layout %s)\n", (unsigned long long)i->blocks,
+           i->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? BLOOMSIMD_SPLIT256_BLOCK_BITS : BLOOMSIMD_BLOCK_BITS,
+           bloomsimd_layout_name(i->layout) ? bloomsimd_layout_name(i->layout) : "unknown");
     printf("bits:              %llu (%.1f MiB)\n", (unsigned long long)i->bits, (double)i->memory_bytes / 1048576.0);
-    if (i->capacity) printf("bits/key:          %.2f at capacity\n", (double)i->bits / (double)i->capacity);
+    if (i->capacity && !i->growth) printf("bits/key:          %.2f at capacity\n", (double)i->bits / (double)i->capacity);
+    else if (i->growth && x->keys >= 1 && x->fill < 1.0)
+        printf("bits/key:          %.2f at the estimated keys (all layers)\n", (double)i->bits / x->keys);
     printf("k:                 %u\n", i->k);
     printf("seed:              %llu (0x%llx)\n", (unsigned long long)i->seed, (unsigned long long)i->seed);
     printf("kernel:            %s\n", i->kernel);
@@ -78,7 +85,7 @@ static void print_text(const facts *x)
         printf("estimated keys:    saturated (every bit set): every query answers 'maybe'\n");
     } else {
         printf("estimated keys:    %.0f", x->keys);
-        if (i->capacity) printf(" (%.1f%% of capacity%s)", 100.0 * x->keys / (double)i->capacity,
+        if (i->capacity && !i->growth) printf(" (%.1f%% of capacity%s)", 100.0 * x->keys / (double)i->capacity,
                                 x->keys > (double)i->capacity ? ", OVER CAPACITY" : "");
         printf("\n");
         printf("FPR now:           %.6g (model at the estimated keys)\n", x->fpr_now);

@@ -9,8 +9,10 @@
  * validates it); each column chunk's filter is read from the file at its
  * bloom_filter_offset into a BLOOMSIMD_PARQUET filter (bloomsimd_parquet_read)
  * and every value is looked up in it, PLAIN-encoded for the column's
- * physical type: INT32/INT64 decimal, FLOAT/DOUBLE as strtod reads them,
- * BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY the value's bytes. One line per value
+ * physical type: INT32/INT64 decimal, signed or unsigned (UINT_32/UINT_64
+ * columns store the same bits), FLOAT/DOUBLE as strtod reads them,
+ * BYTE_ARRAY the value's bytes, FIXED_LEN_BYTE_ARRAY(L) its L bytes or 2L
+ * hex digits (dashes ignored: a UUID's text form). One line per value
  * and row group: [FILE<TAB>]ROW_GROUP<TAB>VALUE<TAB>maybe|no; row groups
  * without a filter for the column print "unknown" (the engine must read them).
  */
@@ -43,8 +45,10 @@ static void help(void)
            "  -l, --list          list every column chunk's filter: size, bits per value, the\n"
            "                      distinct values it holds (estimated) and its FPR for them\n"
            "  -h, --help          this help\n\n"
-           "Values are read as the column's physical type: INT32/INT64 as decimal integers,\n"
-           "FLOAT/DOUBLE as numbers, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY as their bytes.\n"
+           "Values are read as the column's physical type: INT32/INT64 as decimal integers\n"
+           "(signed, or unsigned up to 2^32-1 / 2^64-1), FLOAT/DOUBLE as numbers, BYTE_ARRAY\n"
+           "as the value's bytes, FIXED_LEN_BYTE_ARRAY(L) as L bytes or 2L hex digits\n"
+           "(dashes ignored, so a UUID can be given in its usual form).\n"
            "Exit status: 0 if some value may be in some row group, 1 if none, 2 on error.\n"
            "Example: bloomsimd parquet events-*.parquet --column user_id 42 1234567\n");
 }
@@ -120,27 +124,71 @@ static bloomsimd_filter *chunk_filter(const pq_file *pf, uint32_t rg, uint32_t c
     return f;
 }
 
-/* The PLAIN encoding of text for physical type `type` into buf (at least 16
- * bytes, or the text's length for byte arrays). Returns its length, or -1. */
-static long encode(uint32_t type, const char *text, size_t tlen, uint8_t *buf, uint64_t *u64, bool *is_u64)
+/* A decimal integer in [lo, hi] (hi may exceed INT64_MAX: unsigned text),
+ * as its two's-complement bits; false on anything else. */
+static bool parse_integer(const char *text, int64_t lo, uint64_t hi, uint64_t *bits)
 {
     char *end;
+    errno = 0;
+    if (text[0] == '-') {
+        long long v = strtoll(text, &end, 10);
+        if (end == text + 1 || *end || errno || v < lo) return false;
+        *bits = (uint64_t)v;
+        return true;
+    }
+    if (!(text[0] >= '0' && text[0] <= '9') && !(text[0] == '+' && text[1] >= '0' && text[1] <= '9')) return false;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || errno || v > hi) return false;
+    *bits = (uint64_t)v;
+    return true;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* A FIXED_LEN_BYTE_ARRAY(width) value: the text's bytes when it has exactly
+ * width of them, else 2 * width hex digits (dashes skipped: 8-4-4-4-12 UUID
+ * text). The two cannot be confused: hex needs more than width characters. */
+static long fixed_bytes(const char *text, size_t tlen, size_t width, uint8_t *buf)
+{
+    if (tlen == width) {
+        memcpy(buf, text, tlen);
+        return (long)tlen;
+    }
+    size_t digits = 0;
+    for (size_t i = 0; i < tlen; i++) {
+        if (text[i] == '-') continue;
+        int d = hex_digit(text[i]);
+        if (d < 0 || digits == 2 * width) return -1;
+        buf[digits / 2] = (uint8_t)(digits % 2 ? buf[digits / 2] | d : d << 4);
+        digits++;
+    }
+    return digits == 2 * width && width > 0 ? (long)width : -1;
+}
+
+/* The PLAIN encoding of text for column `col` into buf (at least 16 bytes,
+ * or the text's length for byte arrays). Returns its length, or -1. */
+static long encode(const bloomsimd_parquet_column *col, const char *text, size_t tlen, uint8_t *buf, uint64_t *u64,
+                   bool *is_u64)
+{
+    char *end;
+    uint64_t bits;
     *is_u64 = false;
     errno = 0;
-    switch (type) {
-    case BLOOMSIMD_PARQUET_INT64: {
-        long long v = strtoll(text, &end, 10);
-        if (end == text || *end || errno) return -1;
-        *u64 = (uint64_t)v, *is_u64 = true;
+    switch (col->physical_type) {
+    case BLOOMSIMD_PARQUET_INT64:
+        if (!parse_integer(text, INT64_MIN, UINT64_MAX, &bits)) return -1;
+        *u64 = bits, *is_u64 = true;
         return 8;
-    }
-    case BLOOMSIMD_PARQUET_INT32: {
-        long long v = strtoll(text, &end, 10);
-        if (end == text || *end || errno || v < INT32_MIN || v > INT32_MAX) return -1;
-        uint32_t x = (uint32_t)(int32_t)v;
-        for (int b = 0; b < 4; b++) buf[b] = (uint8_t)(x >> (8 * b));
+    case BLOOMSIMD_PARQUET_INT32:
+        if (!parse_integer(text, INT32_MIN, UINT32_MAX, &bits)) return -1;
+        for (int b = 0; b < 4; b++) buf[b] = (uint8_t)(bits >> (8 * b));
         return 4;
-    }
     case BLOOMSIMD_PARQUET_DOUBLE: {
         double d = strtod(text, &end);
         if (end == text || *end) return -1;
@@ -155,8 +203,9 @@ static long encode(uint32_t type, const char *text, size_t tlen, uint8_t *buf, u
         for (int b = 0; b < 4; b++) buf[b] = (uint8_t)(x >> (8 * b));
         return 4;
     }
-    case BLOOMSIMD_PARQUET_BYTE_ARRAY:
-    case BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY: memcpy(buf, text, tlen); return (long)tlen;
+    case BLOOMSIMD_PARQUET_BYTE_ARRAY: memcpy(buf, text, tlen); return (long)tlen;
+    case BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY:
+        return col->type_length > 0 ? fixed_bytes(text, tlen, (size_t)col->type_length, buf) : -1;
     default: return -1;
     }
 }
@@ -225,11 +274,16 @@ static void ask(const pq_file *pf, bool several, int64_t col, bloomsimd_filter *
     uint8_t *buf = tlen > sizeof stack ? malloc(tlen) : stack;
     uint64_t u64 = 0;
     bool is_u64;
-    long len = buf ? encode(ft->column[col].physical_type, text, tlen, buf, &u64, &is_u64) : -1;
+    long len = buf ? encode(&ft->column[col], text, tlen, buf, &u64, &is_u64) : -1;
     if (len < 0) {
         const char *type = bloomsimd_parquet_type_name(ft->column[col].physical_type);
-        cli_error("%s: '%s' is not a value of column %s (%s)", pf->path, text, ft->column[col].path,
-                  type ? type : "unknown type");
+        if (ft->column[col].physical_type == BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY)
+            cli_error("%s: '%s' is not a value of column %s (%s(%ld): %ld bytes or %ld hex digits)", pf->path, text,
+                      ft->column[col].path, type, (long)ft->column[col].type_length,
+                      (long)ft->column[col].type_length, 2 * (long)ft->column[col].type_length);
+        else
+            cli_error("%s: '%s' is not a value of column %s (%s)", pf->path, text, ft->column[col].path,
+                      type ? type : "unknown type");
         *bad = true;
         if (buf != stack) free(buf);
         return;
@@ -320,7 +374,11 @@ int cmd_parquet(int argc, char **argv)
         return status;
     }
 
+    /* With several files the values are asked of each in turn: read them once
+     * (standard input or a pipe cannot be read twice). */
     FILE *vin = NULL;
+    char *values = NULL;
+    size_t values_len = 0;
     if (values_path) {
         vin = strcmp(values_path, "-") == 0 ? stdin : fopen(values_path, "r");
         if (!vin) {
@@ -328,6 +386,23 @@ int cmd_parquet(int argc, char **argv)
             for (int i = 0; i < nfiles; i++) close_file(&files[i]);
             free(files);
             return CLI_ERROR;
+        }
+        if (nfiles > 1) {
+            FILE *mem = open_memstream(&values, &values_len);
+            char chunk[65536];
+            size_t got;
+            while (mem && (got = fread(chunk, 1, sizeof chunk, vin)) > 0)
+                if (fwrite(chunk, 1, got, mem) != got) break;
+            bool failed = !mem || ferror(vin) || fclose(mem) != 0;
+            if (vin != stdin) fclose(vin);
+            vin = failed ? NULL : fmemopen(values, values_len, "r"); /* 0 bytes: at end (glibc >= 2.22) */
+            if (!vin) {
+                cli_error("%s: %s", values_path, failed ? "read error" : strerror(errno));
+                free(values);
+                for (int i = 0; i < nfiles; i++) close_file(&files[i]);
+                free(files);
+                return CLI_ERROR;
+            }
         }
     }
     bool any = false, bad = false;
@@ -384,6 +459,7 @@ int cmd_parquet(int argc, char **argv)
     }
     free(line);
     if (vin && vin != stdin) fclose(vin);
+    free(values);
     for (int i = 0; i < nfiles; i++) close_file(&files[i]);
     free(files);
     if (fflush(stdout) != 0) {

@@ -159,6 +159,16 @@ bool ff_locked_by_writer(const char *path)
     return locked;
 }
 
+/* Bytes of one block of the filter these options make (the layout of the
+ * kernel the library picks when no layout is asked for). */
+static uint64_t block_bytes_of_new(bloomsimd_options o)
+{
+    bloomsimd_sizing z;
+    o.capacity = 1, o.bits = 0, o.growth = 0;
+    bool split = bloomsimd_size_for(&o, &z) == BLOOMSIMD_OK && z.layout == BLOOMSIMD_LAYOUT_SPLIT256;
+    return split ? BLOOMSIMD_SPLIT256_BLOCK_BYTES : BLOOMSIMD_BLOCK_BYTES;
+}
+
 bool ff_create(const cli_size_options *s, uint64_t default_capacity, double default_fpr, bloomsimd_filter **out)
 {
     *out = NULL;
@@ -173,6 +183,7 @@ bool ff_create(const cli_size_options *s, uint64_t default_capacity, double defa
     o.k = s->k;
     o.seed = s->seed;
     o.growth = s->growth;
+    o.layout = s->layout;
     bloomsimd_status st = bloomsimd_create_with(out, &o);
     if (st == BLOOMSIMD_ERR_INVALID_ARGUMENT && o.growth) {
         /* The header documents scalable filters before every build has them:
@@ -191,8 +202,9 @@ bool ff_create(const cli_size_options *s, uint64_t default_capacity, double defa
     switch (st) {
     case BLOOMSIMD_OK: return true;
     case BLOOMSIMD_ERR_TOO_LARGE:
-        cli_error("a filter for %llu keys at FPR %g needs more than %llu blocks (256 GiB), the layout's limit",
-                  (unsigned long long)o.capacity, o.fpr, (unsigned long long)BLOOMSIMD_MAX_BLOCKS);
+        cli_error("a filter for %llu keys at FPR %g needs more than %llu blocks (%llu GiB), the layout's limit",
+                  (unsigned long long)o.capacity, o.fpr, (unsigned long long)BLOOMSIMD_MAX_BLOCKS,
+                  (unsigned long long)(BLOOMSIMD_MAX_BLOCKS * block_bytes_of_new(o) >> 30));
         return false;
     case BLOOMSIMD_ERR_NO_MEMORY:
         cli_error("not enough memory for a filter of %llu keys at FPR %g", (unsigned long long)o.capacity, o.fpr);

@@ -11,15 +11,35 @@ stderr_has "cannot save" "create in a missing directory"
 expect 0 "create with seed, k and bits" "$BS" create b.bsf --bits 1M --k 5 --seed 0x2a
 
 expect 0 "info" "$BS" info a.bsf
-stdout_has "format:            version 2, layout 2" "info format"
+# A default filter has the default layout of the kernel that made it
+# (docs/kernels/default-layout.md): block512 (2) on scalar and avx512,
+# split256 (3) on sse42, avx2 and neon. BLOOMSIMD_KERNEL=avx2 gives the
+# latter on any x86-64 CPU with AVX2.
+kernel=$(sed -n 's/^kernel: *\([a-z0-9]*\).*/\1/p' "$T/out")
+case $kernel in
+scalar | avx512) layout=2 blocks="x 512 bits (layout block512)" ;;
+sse42 | avx2 | neon) layout=3 blocks="x 256 bits (layout split256)" ;;
+*) layout="?"; fail "info names no known kernel: '$kernel'" ;;
+esac
+stdout_has "format:            version 2, layout $layout" "info format (kernel $kernel)"
+stdout_has "$blocks" "info block size (kernel $kernel)"
 stdout_has "checksum:          ok" "info checksum"
 stdout_has "capacity:          10000 keys" "info capacity"
 stdout_has "target FPR:        0.01" "info fpr"
 stdout_has "estimated keys:    0" "info empty filter"
 stdout_has "kernel:" "info kernel"
+expect 0 "create --layout split256" "$BS" create s.bsf --capacity 1000 --layout split256
+expect 0 "info of a split256 filter" "$BS" info s.bsf
+stdout_has "x 256 bits (layout split256)" "--layout split256 made a split256 filter"
+expect 0 "create --layout block512" "$BS" create l.bsf --capacity 1000 --layout block512
+expect 0 "info of a block512 filter" "$BS" info l.bsf
+stdout_has "x 512 bits (layout block512)" "--layout block512 made a block512 filter"
+expect 2 "create --layout with an unknown name" "$BS" create bad.bsf --layout blocked
+stderr_has "--layout 'blocked': block512 or split256" "--layout names the two layouts"
 expect 0 "info seed/k/bits" "$BS" info b.bsf
 stdout_has "seed:              42 (0x2a)" "seed parsed as hex"
 stdout_has "k:                 5" "k kept"
+stdout_has "format:            version 2, layout 2" "k 5 is block512 on every kernel"
 stdout_has "bits:              1000448" "bits rounded up to blocks"
 
 "$GEN" 5000 --repeat 0 --seed 7 > keys.txt 2>/dev/null
@@ -51,6 +71,18 @@ expect 0 "add past capacity, quiet" "$BS" add --quiet small.bsf few.txt
 stderr_empty "--quiet silences the capacity warning"
 expect 0 "info past capacity" "$BS" info small.bsf
 stdout_has "OVER CAPACITY" "info flags over capacity"
+# a growing filter past its first layer's capacity is not over capacity: no
+# warning, and info says the capacity is the first layer's
+"$BS" create grows.bsf --capacity 100 --fpr 0.01 --growth 2
+expect 0 "add past a growing filter's first layer" "$BS" add grows.bsf few.txt
+stderr_empty "no capacity warning for a growing filter"
+expect 0 "info of a grown filter" "$BS" info grows.bsf
+stdout_has "capacity:          100 keys in the first layer (the filter grows past it)" "info: first layer's capacity"
+stdout_has "at the estimated keys (all layers)" "info: bits/key over the keys, not the first layer"
+checks=$((checks + 1))
+grep -q "OVER CAPACITY" "$T/out" && fail "info calls a grown filter over capacity"
+expect 0 "dedup past a growing filter's first layer" "$BS" dedup --capacity 100 --growth 2 few.txt
+stderr_empty "no capacity warning from dedup with --growth"
 "$BS" create tiny.bsf --bits 512 --k 16
 "$GEN" 2000 --repeat 0 > many.txt 2>/dev/null
 "$BS" add -q tiny.bsf many.txt

@@ -27,7 +27,29 @@ while IFS=$'\t' read -r file column; do
   checks=$((checks + 1))
   cmp -s "$T/out" "$file.$column.want" || { fail "$file $column: answers differ from DuckDB's"; diff "$T/out" "$file.$column.want" | head -5 >&2; }
 done < pairs.txt
-equals "$pairs" 8 "duckdb_probe.tsv: every (file, column) pair asked"
+equals "$pairs" 12 "duckdb_probe.tsv: every (file, column) pair asked"
+
+# unsigned integers above the signed range (UINT_32 / UINT_64 columns store the
+# same bits) and UUIDs (FIXED_LEN_BYTE_ARRAY(16)) in their text form, without
+# dashes, or as 16 raw bytes; anything else for them is refused
+u64=$(awk -F'\t' '$1 == "types.parquet" && $2 == "u64" && $4 == "maybe,maybe" { print $3; exit }' "$tsv")
+expect 0 "an unsigned INT64 above 2^63" "$BS" parquet "$FX/types.parquet" --column u64 "$u64"
+equals "$(cut -f3 "$T/out" | paste -sd, -)" "maybe,maybe" "unsigned INT64: found in both row groups"
+expect 2 "an INT64 of 2^64" "$BS" parquet "$FX/types.parquet" --column u64 18446744073709551616
+expect 2 "an INT32 of 2^32" "$BS" parquet "$FX/types.parquet" --column u32 4294967296
+uuid=$(awk -F'\t' '$1 == "types.parquet" && $2 == "id" { print $3; exit }' "$tsv")
+expect 0 "a UUID without its dashes" "$BS" parquet "$FX/types.parquet" --column id "$(tr -d - <<<"$uuid")"
+equals "$(cut -f3 "$T/out" | paste -sd, -)" "maybe,maybe" "UUID without dashes: found"
+expect 2 "a UUID one digit short" "$BS" parquet "$FX/types.parquet" --column id "${uuid%?}"
+stderr_has "(FIXED_LEN_BYTE_ARRAY(16): 16 bytes or 32 hex digits)" "FIXED_LEN_BYTE_ARRAY: the forms named"
+expect 1 "16 raw bytes: a value of the column's width" "$BS" parquet "$FX/types.parquet" --column id 0123456789abcdef
+equals "$(wc -l <"$T/out")" 2 "16 raw bytes: asked in both row groups"
+
+# --values from standard input with several files: every file gets every value
+awk -F'\t' '$1 == "types.parquet" && $2 == "long" { print $3 }' "$tsv" > long.values
+run "$BS" parquet "$FX/types.parquet" "$FX/types.parquet" --column long --values - < long.values
+equals "$rc" 0 "standard input, two files: exit status"
+equals "$(wc -l <"$T/out")" "$((4 * $(wc -l <long.values)))" "standard input, two files: each value in each file's 2 row groups"
 
 # values as arguments (negative integers after --), one row group each
 line=$(awk -F'\t' '$1 == "mixed.parquet" && $2 == "i64" && $3 ~ /^-/ { print; exit }' "$tsv")

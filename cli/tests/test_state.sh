@@ -13,7 +13,8 @@ tail -n +$((N / 2 + 1)) in.txt > b.txt
 # persistence: two runs over the halves print what one awk over all prints
 expect 0 "first run creates the state" "$BS" dedup --state s.bsf --capacity 1e6 --fpr 1e-10 a.txt
 cp out run1.txt
-stderr_has "s.bsf: new state for 1000000 distinct records at FPR 1e-10" "new state: what it got, said"
+stderr_has "s.bsf: new state file, 14.2 MB for 1000000 distinct records at FPR 1e-10" "new state: what it got, said"
+if grep -q "default size" "$T/err"; then fail "new state sized by --capacity: called the default size"; fi
 expect 0 "state file is valid" "$BS" check s.bsf
 expect 0 "second run" "$BS" dedup --state s.bsf b.txt
 cat run1.txt out > both.txt
@@ -25,8 +26,19 @@ checks=$((checks + 1))
 # a state created without size options says which defaults it took
 printf 'x\ny\n' > two.txt
 expect 0 "state with the defaults" "$BS" dedup --state dflt.bsf two.txt
-stderr_has "dflt.bsf: new state for 10000000 distinct records at FPR 1e-06, " "default state: size said"
-stderr_has "(the defaults: --capacity N --fpr P size it)" "default state: how to size it, said"
+stderr_has "dflt.bsf: new state file, 49.0 MB for 10000000 distinct records at FPR 1e-06 (dedup's default size; the file cannot grow: --capacity N sizes it for N records)" "default state: size, why and how to choose, said"
+# the help states one set of defaults, dedup's own, and the size they give
+expect 0 "dedup --help" "$BS" dedup --help
+stdout_has "(default 10M; " "help: dedup's default capacity"
+stdout_has "(default 1e-6)" "help: dedup's default fpr"
+stdout_has "The defaults make a 49.0 MB filter." "help: the size of the defaults"
+checks=$((checks + 1))
+if grep -q "default 0.01" "$T/out"; then fail "dedup --help names another default fpr"; fi
+# a new state file cannot grow: --growth is refused before anything is written
+expect 2 "growth with a new state" "$BS" dedup --state grow.bsf --growth 2 two.txt
+stderr_has "--growth: a new --state FILE is mapped and cannot grow" "growth with a new state: why, said"
+checks=$((checks + 1))
+[ -e grow.bsf ] && fail "growth with a new state: a file was written"
 expect 0 "quiet state with the defaults" "$BS" dedup -q --state dflt2.bsf two.txt
 stderr_empty "quiet new state"
 expect 1 "size options on an existing state" "$BS" dedup --state s.bsf --capacity 5 a.txt

@@ -148,7 +148,8 @@ grown_mexists=()
 for ((round = 1; round <= rounds; round++)); do grown_mexists+=("$(calc "$(rb $((N / 100 * 4)) BF.MEXISTS g $(rands 100)) * 100")"); done
 
 med() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-mps() { awk -v v="$(med $1)" 'BEGIN { printf "%.2f M", v / 1e6 }'; } # "values..." -> "1.23 M"
+# "values..." -> their median with 3 significant digits: "1.23 M", "38.5 k"
+mps() { awk -v v="$(med $1)" 'BEGIN { if (v >= 1e6) printf "%.3g M", v / 1e6; else printf "%.3g k", v / 1e3 }'; }
 if [ "${BENCH_SHORT:-0}" = 1 ]; then
   # scripts/bench.sh's form: a few lines with units (the full tables: this script alone)
   # shellcheck disable=SC2086

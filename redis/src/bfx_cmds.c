@@ -155,7 +155,8 @@ int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     uint64_t capacity = bsr_total_capacity(&info);
     rm_ReplyWithMap(ctx, 14);
     rm_ReplyWithSimpleString(ctx, "layout");
-    rm_ReplyWithSimpleString(ctx, "blocked-512");
+    const char *layout = bloomsimd_layout_name(info.layout);
+    rm_ReplyWithSimpleString(ctx, layout ? layout : "unknown");
     rm_ReplyWithSimpleString(ctx, "kernel");
     rm_ReplyWithSimpleString(ctx, info.kernel ? info.kernel : "");
     rm_ReplyWithSimpleString(ctx, "k");

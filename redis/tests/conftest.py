@@ -274,5 +274,5 @@ def persistence_support(pytestconfig, module_path):
 @pytest.fixture
 def needs_persistence(persistence_support):
     if not persistence_support:
-        pytest.skip("blocked on libbloomsimd: scalable filters and the items counter are not "
-                    "serialized by this libbloomsimd")
+        pytest.skip("this libbloomsimd does not serialize scalable filters and the items counter: "
+                    "the persistence tests need both")

@@ -21,8 +21,12 @@
  * must have a type; the root is element 0.
  *
  * Cost bounds: every list's count is checked against the bytes left (each
- * element takes at least one), so the arrays sized by them total at most a
- * few times the footer's length; the schema tree is walked with an explicit
+ * element takes at least one), and the arrays grow (doubling) as elements
+ * are parsed, not by the count a list claims: each array holds at most
+ * twice the elements actually read, and an element takes at least 3 bytes
+ * of footer, so the parse allocates at most ~40 times the footer's length
+ * (tests/parquet/test_parquet_footer.c measures it on hostile footers);
+ * the schema tree is walked with an explicit
  * stack; a chunk's path is compared name by name with its leaf's ancestors,
  * which costs what the path's bytes in the footer cost. The joined column
  * paths handed back are capped at the footer's length: with at least one row
@@ -73,6 +77,7 @@ typedef struct parse {
     uint32_t *rg_columns; /* chunks in each row group */
     int64_t *rg_rows;
     uint32_t nrg;
+    size_t rg_cap;
 } parse;
 
 #define TRY(expr)                                                                                                  \
@@ -142,16 +147,32 @@ static bloomsimd_status parse_schema_element(bloomsimd_thrift_reader *r, schema_
     return require(r, seen, bloomsimd_parquet_field_bit(4), names);
 }
 
+/* Room for element `index` in *array (of *cap elements of `size` bytes),
+ * doubling: arrays grow with the elements parsed, not with a list's claim. */
+static bloomsimd_status grow(void **array, size_t *cap, size_t index, size_t size, const char *what)
+{
+    if (index < *cap) return BLOOMSIMD_OK;
+    size_t n = *cap ? 2 * *cap : 16;
+    void *grown = realloc(*array, n * size);
+    if (!grown) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "%zu %s", n, what);
+    *array = grown;
+    *cap = n;
+    return BLOOMSIMD_OK;
+}
+
 static bloomsimd_status parse_schema(parse *p, uint8_t t)
 {
     uint8_t elem = 0;
     uint32_t n = 0;
     TRY(bloomsimd_thrift_list(&p->r, t, "FileMetaData.schema", &elem, &n));
     TRY(bloomsimd_thrift_expect_struct(&p->r, elem, "FileMetaData.schema element"));
-    p->schema = calloc(n ? n : 1, sizeof *p->schema);
-    if (!p->schema) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "schema of %u elements", n);
-    p->nschema = n;
-    for (uint32_t i = 0; i < n; i++) TRY(parse_schema_element(&p->r, &p->schema[i]));
+    size_t cap = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TRY(grow((void **)&p->schema, &cap, i, sizeof *p->schema, "schema elements"));
+        p->nschema = i + 1;
+        TRY(parse_schema_element(&p->r, &p->schema[i]));
+    }
+    if (!p->schema) TRY(grow((void **)&p->schema, &cap, 0, sizeof *p->schema, "schema elements"));
     return BLOOMSIMD_OK;
 }
 
@@ -263,18 +284,6 @@ static bloomsimd_status parse_column_chunk(bloomsimd_thrift_reader *r, chunk_rec
     return BLOOMSIMD_OK;
 }
 
-static bloomsimd_status grow_chunks(parse *p, uint32_t more)
-{
-    if (p->nchunks + more <= p->chunks_cap) return BLOOMSIMD_OK;
-    size_t cap = p->chunks_cap ? p->chunks_cap : 16;
-    while (cap < p->nchunks + more) cap *= 2;
-    chunk_rec *grown = realloc(p->chunks, cap * sizeof *grown);
-    if (!grown) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "%zu column chunks", cap);
-    p->chunks = grown;
-    p->chunks_cap = cap;
-    return BLOOMSIMD_OK;
-}
-
 static bloomsimd_status parse_row_group(parse *p, uint32_t index)
 {
     static const char *const names[64] = {
@@ -293,8 +302,10 @@ static bloomsimd_status parse_row_group(parse *p, uint32_t index)
         case 1:
             TRY(bloomsimd_thrift_list(r, t, names[1], &elem, &n));
             TRY(bloomsimd_thrift_expect_struct(r, elem, "RowGroup.columns element"));
-            TRY(grow_chunks(p, n));
-            for (uint32_t i = 0; i < n; i++) TRY(parse_column_chunk(r, &p->chunks[p->nchunks++]));
+            for (uint32_t i = 0; i < n; i++) {
+                TRY(grow((void **)&p->chunks, &p->chunks_cap, p->nchunks, sizeof *p->chunks, "column chunks"));
+                TRY(parse_column_chunk(r, &p->chunks[p->nchunks++]));
+            }
             p->rg_columns[index] = n;
             break;
         case 2: TRY(bloomsimd_thrift_i64(r, t, names[2], &i64)); break;
@@ -332,11 +343,16 @@ static bloomsimd_status parse_file_metadata(parse *p)
         case 4:
             TRY(bloomsimd_thrift_list(r, t, names[4], &elem, &n));
             TRY(bloomsimd_thrift_expect_struct(r, elem, "FileMetaData.row_groups element"));
-            p->rg_columns = calloc(n ? n : 1, sizeof *p->rg_columns);
-            p->rg_rows = calloc(n ? n : 1, sizeof *p->rg_rows);
-            if (!p->rg_columns || !p->rg_rows) return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "%u row groups", n);
-            p->nrg = n;
-            for (uint32_t i = 0; i < n; i++) TRY(parse_row_group(p, i));
+            for (uint32_t i = 0; i < n; i++) {
+                size_t cap = p->rg_cap;
+                TRY(grow((void **)&p->rg_columns, &cap, i, sizeof *p->rg_columns, "row groups"));
+                cap = p->rg_cap;
+                TRY(grow((void **)&p->rg_rows, &cap, i, sizeof *p->rg_rows, "row groups"));
+                p->rg_cap = cap;
+                p->rg_columns[i] = 0, p->rg_rows[i] = 0;
+                p->nrg = i + 1;
+                TRY(parse_row_group(p, i));
+            }
             break;
         case 6: TRY(bloomsimd_thrift_binary(r, t, "FileMetaData.created_by", &p->created_by, &p->created_by_len)); break;
         default: TRY(bloomsimd_thrift_skip(r, t)); break;

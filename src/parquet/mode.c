@@ -7,14 +7,18 @@
  * Parquet's, so only the hashing differs from an XXH3 filter: the batched
  * u64 calls hash a chunk of keys here and hand the hashes to the kernel's
  * pre-hashed entries (the same probe, prefetching and hit forms as every
- * other split256 filter). The single-key calls inline bloomsimd_xxh64_u64
- * (kernels/xxh64_u64.h); byte keys go through libxxhash's XXH64.
+ * other split256 filter).
  *
- * XXH64 of u64 keys is four 64-bit multiplies: the avx512 kernel does eight
- * keys per zmm with vpmullq (kernels/xxh64_u64_avx512.h: 0.65 ns/key against
- * 1.41 for the portable loop, Intel Xeon family 6 model 167, 2026-12-04);
- * every other kernel uses the portable loop here. Rejected: an AVX2 version
- * (three vpmuludq per 64-bit product) took 1.58 ns/key, slower than scalar.
+ * Hashing (docs/PARQUET.md, "How values are hashed", has the figures): u64
+ * keys through the kernel's hash_u64_parquet (avx512: 8 per zmm; avx2: 4 per
+ * ymm beside 4 in general registers), else the portable loop here
+ * (bloomsimd_xxh64_u64, kernels/xxh64_u64.h: faster than any sse42 or neon
+ * arrangement measured or counted). Key views through the kernel's
+ * hash_keys_parquet (fixed widths 4, 8, 16 on avx512 and avx2), else here:
+ * fixed widths 4, 8 and 16 by the width's straight-line formula (2.3-2.7x
+ * libxxhash called per key), keys under 32 bytes by the inlined
+ * bloomsimd_xxh64_bytes (1.1-1.3x), longer ones by libxxhash's XXH64
+ * (whose 32-byte stripe loop is 1.1-1.2x the inlined one here).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +32,13 @@
 /* Keys hashed per chunk: a multiple of 8 (bitmaps stay byte-aligned), on the stack. */
 #define PARQUET_CHUNK 1024u
 
+/* Keys this long and longer go to libxxhash (see the top of the file). */
+#define PARQUET_INLINE_BELOW 32u
+
 uint64_t bloomsimd_parquet_hash_bytes(const void *key, size_t len)
 {
-    static const uint8_t none[1];
-    return XXH64(len ? key : none, len, 0);
+    if (len < PARQUET_INLINE_BELOW) return bloomsimd_xxh64_bytes(key, len);
+    return XXH64(key, len, 0);
 }
 
 void bloomsimd_parquet_hash_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint64_t *hashes)
@@ -90,9 +97,28 @@ size_t bloomsimd_parquet_add_new_u64(const bloomsimd_filter *f, const uint64_t *
     return fresh;
 }
 
+/* One width per loop: each compiles to its straight-line formula. */
+#define PARQUET_FIXED_LOOP(WIDTH)                                                                                  \
+    static void parquet_hash_fixed##WIDTH(const uint8_t *data, size_t n, uint64_t *hashes)                         \
+    {                                                                                                              \
+        for (size_t i = 0; i < n; i++) hashes[i] = bloomsimd_xxh64_fixed(data + i * WIDTH, WIDTH);                 \
+    }
+PARQUET_FIXED_LOOP(4)
+PARQUET_FIXED_LOOP(8)
+PARQUET_FIXED_LOOP(16)
+
 void bloomsimd_parquet_hash_keys(const bloomsimd_keys *v, size_t first, size_t count, uint64_t *hashes)
 {
     const uint8_t *data = v->data;
+    if (v->layout == BLOOMSIMD_KEYS_FIXED && data) {
+        const uint8_t *at = data + first * v->width;
+        switch (v->width) {
+        case 4: parquet_hash_fixed4(at, count, hashes); return;
+        case 8: parquet_hash_fixed8(at, count, hashes); return;
+        case 16: parquet_hash_fixed16(at, count, hashes); return;
+        default: break;
+        }
+    }
     for (size_t i = 0; i < count; i++) {
         size_t k = first + i;
         const void *p = NULL;
@@ -219,6 +245,20 @@ bloomsimd_status bloomsimd_parquet_write(const bloomsimd_filter *f, void *buf, s
     return BLOOMSIMD_OK;
 }
 
+/*
+ * Sizing: the fewest blocks whose exact FPR (kernels/layout_split256.h,
+ * section 4) at ndv values is <= fpr. Bits per value at 10^6 values, against
+ * the table in the specification's "Sizing an SBBF" (checked by
+ * tests/parquet/test_parquet_mode.c, size_for_matches_the_spec_table):
+ *     fpr        10%     1%      0.1%    0.01%   0.001%
+ *     spec       6.0     10.5    16.9    26.4    41
+ *     here       5.989   10.529  16.890  26.342  40.985
+ * The spec's older closed form c = -8 / ln(1 - fpr^(1/8)) (5.77, 9.68,
+ * 14.61, 21.05, 29.56 bits) gives filters whose exact FPR is 1.13x, 1.46x,
+ * 2.08x, 3.23x and 5.48x the target. Limits: at least one 32-byte block;
+ * numBytes is an i32, so at most INT32_MAX bytes (_TOO_LARGE above).
+ * Writers often round up to a power of two and cap at 128 MiB; not here.
+ */
 bloomsimd_status bloomsimd_parquet_size_for(uint64_t ndv, double fpr, uint64_t *bytes)
 {
     bloomsimd_error_clear();

@@ -5,15 +5,18 @@
  *
  * Usage: bloomsimd-cross-digest KERNEL
  *        bloomsimd-cross-digest --kernels   (runnable kernels: "name native|emulated")
- * Stdout: one line per filter (seed, k, blocks, key kind, digest of the bit
- * array, hits of a lookup batch, digest of bloomsimd_serialize's image),
+ * Stdout: one line per filter (layout, seed, k, blocks, key kind, digest of
+ * the bit array, hits of a lookup batch, digest of bloomsimd_serialize's image),
  * then a total. Nothing on stdout names the kernel or the CPU, so outputs
  * must be byte-identical. Exit 1 on any API failure or if the filter did
  * not run on KERNEL; exit 77 if KERNEL cannot run here.
  *
- * The filters cover: 4 seeds (0, 1, a 64-bit one, one with a byte-swapped
- * low word), k 1..16, 1 block to 2^20 + 3 blocks, u64 batches, single u64
- * inserts, pre-computed hashes and byte keys of length 0..40.
+ * The filters cover both layouts, each named (a kernel's default layout is
+ * not the same on every kernel, so no filter here takes the default):
+ * block512 with 4 seeds (0, 1, a 64-bit one, one with a byte-swapped low
+ * word), k 1..16, 1 block to 2^20 + 3 blocks; split256 (k 8) from 1 block to
+ * 2^21 + 5 blocks; u64 batches, single u64 inserts, pre-computed hashes and
+ * byte keys of length 0..40 in each.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +50,7 @@ enum key_kind { KEYS_U64_BATCH, KEYS_U64_SINGLE, KEYS_HASHES, KEYS_BYTES };
 static const char *const kind_names[] = {"u64-batch", "u64-single", "hashes", "bytes"};
 
 typedef struct digest_case {
+    uint32_t layout;
     uint64_t seed;
     uint32_t k;
     uint64_t blocks;
@@ -54,19 +58,31 @@ typedef struct digest_case {
     enum key_kind kind;
 } digest_case;
 
+#define B512 BLOOMSIMD_LAYOUT_BLOCK512
+#define S256 BLOOMSIMD_LAYOUT_SPLIT256
 static const digest_case cases[] = {
-    {0, 7, 1, 40, KEYS_U64_BATCH},
-    {0, 1, 7, 500, KEYS_U64_BATCH},
-    {1, 16, 64, 3000, KEYS_U64_BATCH},
-    {UINT64_C(0x9E3779B97F4A7C15), 3, 1000, 20000, KEYS_U64_BATCH},
-    {UINT64_C(0x0102030405060708), 11, 4099, 100003, KEYS_U64_BATCH},
-    {0, 7, (UINT64_C(1) << 20) + 3, 200000, KEYS_U64_BATCH},
-    {42, 5, 333, 5000, KEYS_U64_SINGLE},
-    {7, 13, 1024, 10000, KEYS_HASHES},
-    {0, 7, 500, 4000, KEYS_BYTES},
-    {UINT64_C(0xdeadbeefcafef00d), 16, 97, 2500, KEYS_BYTES},
-    {3, 8, 12345, 65, KEYS_U64_BATCH},
+    {B512, 0, 7, 1, 40, KEYS_U64_BATCH},
+    {B512, 0, 1, 7, 500, KEYS_U64_BATCH},
+    {B512, 1, 16, 64, 3000, KEYS_U64_BATCH},
+    {B512, UINT64_C(0x9E3779B97F4A7C15), 3, 1000, 20000, KEYS_U64_BATCH},
+    {B512, UINT64_C(0x0102030405060708), 11, 4099, 100003, KEYS_U64_BATCH},
+    {B512, 0, 7, (UINT64_C(1) << 20) + 3, 200000, KEYS_U64_BATCH},
+    {B512, 42, 5, 333, 5000, KEYS_U64_SINGLE},
+    {B512, 7, 13, 1024, 10000, KEYS_HASHES},
+    {B512, 0, 7, 500, 4000, KEYS_BYTES},
+    {B512, UINT64_C(0xdeadbeefcafef00d), 16, 97, 2500, KEYS_BYTES},
+    {B512, 3, 8, 12345, 65, KEYS_U64_BATCH},
+    {S256, 0, 8, 1, 40, KEYS_U64_BATCH},
+    {S256, 1, 8, 13, 500, KEYS_U64_BATCH},
+    {S256, UINT64_C(0x9E3779B97F4A7C15), 8, 2000, 20000, KEYS_U64_BATCH},
+    {S256, UINT64_C(0x0102030405060708), 8, 8197, 100003, KEYS_U64_BATCH},
+    {S256, 0, 8, (UINT64_C(1) << 21) + 5, 200000, KEYS_U64_BATCH},
+    {S256, 42, 8, 667, 5000, KEYS_U64_SINGLE},
+    {S256, 7, 8, 2048, 10000, KEYS_HASHES},
+    {S256, UINT64_C(0xdeadbeefcafef00d), 8, 193, 2500, KEYS_BYTES},
 };
+#undef B512
+#undef S256
 
 static int fail(const char *what, bloomsimd_status st)
 {
@@ -87,16 +103,18 @@ static size_t byte_key(uint64_t *state, size_t i, unsigned char buf[48])
 
 static int run_case(const char *kernel, const digest_case *c, uint64_t *total)
 {
-    bloomsimd_options o = {.bits = c->blocks * BLOOMSIMD_BLOCK_BITS, .k = c->k, .seed = c->seed,
-                           .kernel = kernel, .capacity = c->keys};
+    uint64_t block_bits = c->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? BLOOMSIMD_SPLIT256_BLOCK_BITS : BLOOMSIMD_BLOCK_BITS;
+    bloomsimd_options o = {.bits = c->blocks * block_bits, .k = c->k, .seed = c->seed,
+                           .kernel = kernel, .capacity = c->keys, .layout = c->layout};
     bloomsimd_filter *f = NULL;
     bloomsimd_status st = bloomsimd_create_with(&f, &o);
     if (st != BLOOMSIMD_OK) return fail("create", st);
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);
-    if (strcmp(info.kernel, kernel) != 0 || info.blocks != c->blocks || info.k != c->k) {
-        fprintf(stderr, "digest: filter runs kernel %s, %llu blocks, k %u; wanted %s, %llu, %u\n", info.kernel,
-                (unsigned long long)info.blocks, info.k, kernel, (unsigned long long)c->blocks, c->k);
+    if (strcmp(info.kernel, kernel) != 0 || info.blocks != c->blocks || info.k != c->k || info.layout != c->layout) {
+        fprintf(stderr, "digest: filter runs kernel %s, layout %u, %llu blocks, k %u; wanted %s, %u, %llu, %u\n",
+                info.kernel, info.layout, (unsigned long long)info.blocks, info.k, kernel, c->layout,
+                (unsigned long long)c->blocks, c->k);
         bloomsimd_destroy(f);
         return 1;
     }
@@ -156,9 +174,9 @@ static int run_case(const char *kernel, const digest_case *c, uint64_t *total)
     if (st != BLOOMSIMD_OK) return fail("serialize", st);
     uint64_t serialized = digest_words(image, written);
 
-    printf("seed=%016llx k=%-2u blocks=%-8llu keys=%-6zu %-10s bits=%016llx hits=%-6zu answers=%016llx "
+    printf("%s seed=%016llx k=%-2u blocks=%-8llu keys=%-6zu %-10s bits=%016llx hits=%-6zu answers=%016llx "
            "serialized=%016llx\n",
-           (unsigned long long)c->seed, c->k, (unsigned long long)c->blocks, n, kind_names[c->kind],
+           bloomsimd_layout_name(c->layout), (unsigned long long)c->seed, c->k, (unsigned long long)c->blocks, n, kind_names[c->kind],
            (unsigned long long)bits, hits, (unsigned long long)answers, (unsigned long long)serialized);
     *total = (*total ^ bits ^ (answers << 1) ^ (serialized << 2)) * UINT64_C(0x100000001b3);
 

@@ -71,7 +71,9 @@ echo "ok: examples/quickstart.c by find_package(bloomsimd): $(sed -n 3p "$scratc
 if command -v go >/dev/null; then
   gomod=github.com/libbloomsimd/libbloomsimd/bindings/go
   mkdir -p "$scratch/gopkg" "$scratch/goprog"
-  (cd "$src/bindings/go" && cp -- *.go go.mod "$scratch/gopkg/") && rm -f "$scratch/gopkg/"*_test.go
+  # the package and its internal/ packages (internal/probe holds its assembly), without tests
+  (cd "$src/bindings/go" && cp -- *.go go.mod "$scratch/gopkg/" && cp -R internal "$scratch/gopkg/") &&
+    rm -f "$scratch/gopkg/"*_test.go "$scratch/gopkg/internal/"*/*_test.go
   cat >"$scratch/goprog/go.mod" <<GOMOD
 module example.com/guard
 

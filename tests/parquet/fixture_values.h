@@ -15,7 +15,8 @@
 #define FIXTURE_ROWS_PER_GROUP 4096u
 #define FIXTURE_MIXED_ROWS 12288u
 #define FIXTURE_NULLS_ROWS 5000u
-#define FIXTURE_VALUE_MAX 64u
+#define FIXTURE_TYPES_ROWS_PER_GROUP 2048u
+#define FIXTURE_VALUE_MAX 160u
 
 static inline size_t fixture_le(uint8_t *buf, uint64_t v, size_t bytes)
 {
@@ -37,9 +38,32 @@ static inline size_t fixture_float(uint8_t *buf, float f)
     return fixture_le(buf, bits, 4);
 }
 
-/* Row i's value of `column` in `file` ("mixed.parquet" or
- * "nulls_fpr0001.parquet"), PLAIN-encoded into buf (BYTE_ARRAY without its
- * length prefix). Returns its length, or -1 for NULL. */
+static inline int fixture_hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* A UUID's text (8-4-4-4-12 hex digits) as its 16 bytes, first digit first:
+ * Parquet's UUID, FIXED_LEN_BYTE_ARRAY(16). Returns 16, or -1. */
+static inline int fixture_uuid(uint8_t *buf, const char *text)
+{
+    int digits = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == '-') continue;
+        int d = fixture_hex_digit(*p);
+        if (d < 0 || digits == 32) return -1;
+        buf[digits / 2] = (uint8_t)(digits % 2 ? buf[digits / 2] | d : d << 4);
+        digits++;
+    }
+    return digits == 32 ? 16 : -1;
+}
+
+/* Row i's value of `column` in `file` ("mixed.parquet",
+ * "nulls_fpr0001.parquet" or "types.parquet"), PLAIN-encoded into buf
+ * (BYTE_ARRAY without its length prefix). Returns its length, or -1 for NULL. */
 static inline int fixture_value(const char *file, const char *column, uint64_t i, uint8_t buf[FIXTURE_VALUE_MAX])
 {
     uint64_t rg = i / FIXTURE_ROWS_PER_GROUP;
@@ -61,6 +85,24 @@ static inline int fixture_value(const char *file, const char *column, uint64_t i
         if (!strcmp(column, "id")) return i % 7 == 3 ? -1 : (int)fixture_le(buf, (i % 300) * UINT64_C(1000000007), 8);
         if (!strcmp(column, "name")) return snprintf((char *)buf, FIXTURE_VALUE_MAX, "name-%u", (unsigned)(i % 700));
         if (!strcmp(column, "seq")) return (int)fixture_le(buf, (uint32_t)i, 4);
+    } else if (strcmp(file, "types.parquet") == 0) {
+        if (!strcmp(column, "u64")) return (int)fixture_le(buf, UINT64_MAX - (i % 700) * UINT64_C(1000000007), 8);
+        if (!strcmp(column, "u32")) return (int)fixture_le(buf, UINT32_MAX - (uint32_t)(i % 600) * 3u, 4);
+        if (!strcmp(column, "id")) {
+            uint64_t j = i % 650;
+            char text[40];
+            snprintf(text, sizeof text, "%08llx-%04llx-4%03llx-8%03llx-%012llx",
+                     (unsigned long long)((j * 2654435761u) % (UINT64_C(1) << 32)),
+                     (unsigned long long)((j * 40503u) % 65536u), (unsigned long long)j,
+                     (unsigned long long)((j * 7u) % 4096u), (unsigned long long)(j * 1000003u));
+            return fixture_uuid(buf, text);
+        }
+        if (!strcmp(column, "long")) {
+            uint64_t j = i % 700;
+            int n = 0;
+            for (uint64_t r = 0; r < j % 14; r++, n += 10) memcpy(buf + n, "abcdefghij", 10);
+            return n + snprintf((char *)buf + n, FIXTURE_VALUE_MAX - (size_t)n, "%u", (unsigned)j);
+        }
     }
     fprintf(stderr, "fixture_value: no column %s in %s\n", column, file);
     abort();
@@ -72,13 +114,13 @@ static inline int fixture_parse(uint32_t physical_type, const char *text, uint8_
 {
     char *end;
     switch (physical_type) {
-    case BLOOMSIMD_PARQUET_INT64: {
-        long long v = strtoll(text, &end, 10);
-        return *end ? -1 : (int)fixture_le(buf, (uint64_t)v, 8);
+    case BLOOMSIMD_PARQUET_INT64: { /* signed, or unsigned above INT64_MAX (UINT_64) */
+        uint64_t v = text[0] == '-' ? (uint64_t)strtoll(text, &end, 10) : (uint64_t)strtoull(text, &end, 10);
+        return *end ? -1 : (int)fixture_le(buf, v, 8);
     }
-    case BLOOMSIMD_PARQUET_INT32: {
-        long v = strtol(text, &end, 10);
-        return *end ? -1 : (int)fixture_le(buf, (uint32_t)(int32_t)v, 4);
+    case BLOOMSIMD_PARQUET_INT32: { /* signed, or unsigned above INT32_MAX (UINT_32) */
+        long long v = strtoll(text, &end, 10);
+        return *end ? -1 : (int)fixture_le(buf, (uint32_t)v, 4);
     }
     case BLOOMSIMD_PARQUET_DOUBLE: {
         double d = strtod(text, &end);
@@ -94,6 +136,7 @@ static inline int fixture_parse(uint32_t physical_type, const char *text, uint8_
         memcpy(buf, text, n);
         return (int)n;
     }
+    case BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY: return fixture_uuid(buf, text); /* the fixtures' only one */
     default: return -1;
     }
 }

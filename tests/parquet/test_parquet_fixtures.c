@@ -93,8 +93,13 @@ static int absent_value(uint32_t type, uint64_t *rng, uint8_t buf[FIXTURE_VALUE_
 {
     uint64_t r = test_splitmix64(rng);
     switch (type) {
-    case BLOOMSIMD_PARQUET_INT64: return (int)fixture_le(buf, r | (UINT64_C(1) << 62), 8); /* > 2^62: none written */
-    case BLOOMSIMD_PARQUET_INT32: return (int)fixture_le(buf, (uint32_t)r | 0x40000000u, 4); /* >= 2^30 */
+    case BLOOMSIMD_PARQUET_INT64: /* in [2^62, 2^63): none written (the unsigned ones are above 2^63) */
+        return (int)fixture_le(buf, (r >> 2) | (UINT64_C(1) << 62), 8);
+    case BLOOMSIMD_PARQUET_INT32: return (int)fixture_le(buf, ((uint32_t)r >> 2) | 0x40000000u, 4); /* [2^30, 2^31) */
+    case BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY: /* UUIDs whose version digit is 0: those written have 4 */
+        fixture_le(buf, r, 8), fixture_le(buf + 8, test_splitmix64(rng), 8);
+        buf[6] &= 0x0f;
+        return 16;
     case BLOOMSIMD_PARQUET_DOUBLE: return (int)fixture_double(buf, -1.0 - (double)(r >> 11)); /* negative */
     case BLOOMSIMD_PARQUET_FLOAT: return (int)fixture_float(buf, -1.0f - (float)(r >> 40)); /* negative */
     default: return snprintf((char *)buf, FIXTURE_VALUE_MAX, "absent-%llu", (unsigned long long)(r >> 8));
@@ -160,6 +165,8 @@ Test(parquet_fixtures, mixed_values_found_filters_identical_fpr_as_modelled) { c
 
 Test(parquet_fixtures, nulls_values_found_filters_identical_fpr_as_modelled) { check_file("nulls_fpr0001.parquet"); }
 
+Test(parquet_fixtures, types_values_found_filters_identical_fpr_as_modelled) { check_file("types.parquet"); }
+
 /* Every line of duckdb_probe.tsv: DuckDB's answer in each row group is ours. */
 Test(parquet_fixtures, duckdb_probe_answers_are_ours)
 {
@@ -167,8 +174,11 @@ Test(parquet_fixtures, duckdb_probe_answers_are_ours)
     snprintf(path, sizeof path, "%s/duckdb_probe.tsv", FIXTURE_DIR);
     FILE *fp = fopen(path, "r");
     cr_assert_not_null(fp);
-    fixture files[2] = {open_fixture("mixed.parquet"), open_fixture("nulls_fpr0001.parquet")};
-    const char *names[2] = {"mixed.parquet", "nulls_fpr0001.parquet"};
+    enum { NFILES = 3 };
+    const char *names[NFILES] = {"mixed.parquet", "nulls_fpr0001.parquet", "types.parquet"};
+    fixture files[NFILES];
+    for (int i = 0; i < NFILES; i++) files[i] = open_fixture(names[i]);
+    unsigned per_file[NFILES] = {0};
     char line[512];
     size_t values = 0, probes = 0;
     while (fgets(line, sizeof line, fp)) {
@@ -177,7 +187,10 @@ Test(parquet_fixtures, duckdb_probe_answers_are_ours)
         char *file = strtok(line, "\t"), *column = strtok(NULL, "\t"), *text = strtok(NULL, "\t"),
              *answers = strtok(NULL, "\t");
         cr_assert(file && column && text && answers);
-        int which = strcmp(file, names[0]) == 0 ? 0 : 1;
+        int which = 0;
+        while (which < NFILES && strcmp(file, names[which]) != 0) which++;
+        cr_assert_lt(which, NFILES, "unknown file %s", file);
+        per_file[which]++;
         const bloomsimd_parquet_footer *f = files[which].footer;
         int64_t col = bloomsimd_parquet_footer_find(f, column);
         cr_assert_geq(col, 0, "no column %s", column);
@@ -201,7 +214,7 @@ Test(parquet_fixtures, duckdb_probe_answers_are_ours)
     }
     fclose(fp);
     cr_assert_geq(values, 1000);
+    for (int i = 0; i < NFILES; i++) cr_assert_gt(per_file[i], 0, "no answers for %s", names[i]);
     cr_log_info("%zu values, %zu probes: every answer agrees with DuckDB's", values, probes);
-    close_fixture(&files[0]);
-    close_fixture(&files[1]);
+    for (int i = 0; i < NFILES; i++) close_fixture(&files[i]);
 }

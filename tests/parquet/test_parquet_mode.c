@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fixture_values.h"
@@ -56,11 +57,48 @@ Test(parquet_mode, hashes_are_libxxhash_xxh64)
         fixture_le(le, keys[i], 8);
         cr_assert_eq(hashes[i], XXH64(le, 8, 0), "u64 key %zu", i);
     }
-    uint8_t bytes[80];
-    for (size_t len = 0; len <= sizeof bytes; len++) {
-        for (size_t b = 0; b < len; b++) bytes[b] = (uint8_t)(len * 31 + b * 7);
-        cr_assert_eq(bloomsimd_hash(f, bytes, len), XXH64(bytes, len, 0), "byte key of %zu bytes", len);
+    /* every batch length 0..40 (the vector kernels' steps of 8 and their tails), and a start off a vector */
+    for (size_t n = 0; n <= 40; n++) {
+        uint64_t h[41] = {0};
+        bloomsimd_hash_batch_u64(f, keys + 1, n, h);
+        for (size_t i = 0; i < n; i++) cr_assert_eq(h[i], XXH64(&keys[1 + i], 8, 0), "batch of %zu: key %zu", n, i);
+        cr_assert_eq(h[n], 0, "batch of %zu: wrote past its end", n);
     }
+    /* byte keys: every length 0..512 (the inlined XXH64 below 32 bytes,
+     * libxxhash above) at every alignment 0..7, and long random ones */
+    uint8_t bytes[512 + 8];
+    for (size_t b = 0; b < sizeof bytes; b++) bytes[b] = (uint8_t)(test_key(4, b) >> 29);
+    for (size_t len = 0; len <= 512; len++)
+        for (size_t align = 0; align < 8; align++)
+            cr_assert_eq(bloomsimd_hash(f, bytes + align, len), XXH64(bytes + align, len, 0),
+                         "byte key of %zu bytes at offset %zu", len, align);
+    uint8_t *big = malloc(1u << 16);
+    for (size_t b = 0; b < 1u << 16; b++) big[b] = (uint8_t)(test_key(5, b) >> 31);
+    for (size_t r = 0; r < 200; r++) {
+        size_t len = (size_t)(test_key(6, r) % (1u << 16)), at = (size_t)(test_key(7, r) % ((1u << 16) - len + 1));
+        cr_assert_eq(bloomsimd_hash(f, big + at, len), XXH64(big + at, len, 0), "key of %zu bytes", len);
+    }
+    free(big);
+    /* keys that end at an unreadable page, and start at the first byte of a
+     * mapping: nothing outside a key is read */
+    long page = sysconf(_SC_PAGESIZE);
+    uint8_t *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert_neq(map, MAP_FAILED);
+    cr_assert_eq(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+    for (long i = 0; i < page; i++) map[i] = (uint8_t)(i * 7 + 1);
+    for (size_t len = 0; len <= 100; len++) {
+        cr_assert_eq(bloomsimd_hash(f, map + page - len, len), XXH64(map + page - len, len, 0), "%zu bytes at the end", len);
+        cr_assert_eq(bloomsimd_hash(f, map, len), XXH64(map, len, 0), "%zu bytes at the start", len);
+    }
+    for (size_t w = 1; w <= 20; w++) { /* fixed-width views ending at the page */
+        enum { FN = 8 * 5 + 3 };
+        uint64_t fh[FN];
+        bloomsimd_keys fv = bloomsimd_keys_fixed(map + page - FN * w, FN * w, w, FN);
+        cr_assert_eq(bloomsimd_hash_keys(f, &fv, fh), BLOOMSIMD_OK);
+        for (size_t i = 0; i < FN; i++)
+            cr_assert_eq(fh[i], XXH64(map + page - FN * w + i * w, w, 0), "width %zu at the end: key %zu", w, i);
+    }
+    munmap(map, 2 * (size_t)page);
     /* a key view: offsets, every length 0..79 */
     uint32_t off[81];
     off[0] = 0;
@@ -243,6 +281,7 @@ static void check_fixture(const char *name)
 
 Test(parquet_mode, duckdb_mixed_read_probed_rebuilt) { check_fixture("mixed.parquet"); }
 Test(parquet_mode, duckdb_nulls_read_probed_rebuilt) { check_fixture("nulls_fpr0001.parquet"); }
+Test(parquet_mode, duckdb_types_read_probed_rebuilt) { check_fixture("types.parquet"); }
 
 Test(parquet_mode, write_read_round_trip_and_own_format_keep_the_hash)
 {
@@ -287,6 +326,43 @@ Test(parquet_mode, write_read_round_trip_and_own_format_keep_the_hash)
     cr_assert_eq(bloomsimd_union(g, h), BLOOMSIMD_OK);
     bloomsimd_destroy(xf), bloomsimd_destroy(h), bloomsimd_destroy(g), bloomsimd_destroy(f);
     free(absent), free(ser), free(buf), free(keys);
+}
+
+/* bloomsimd_parquet_size_for against the specification's table of bits per
+ * inserted value for a false-positive probability ("Sizing an SBBF" in
+ * parquet-format BloomFilter.md; docs/PARQUET.md): the exact model gives
+ * each within 0.1 bit, and a filter of that size predicts at most the
+ * target. The same spec's older closed form, c = -8 / ln(1 - p^(1/8)),
+ * sizes too small: its filters predict 1.1-5.5x the target (checked > 1.1x). */
+Test(parquet_mode, size_for_matches_the_spec_table)
+{
+    static const struct {
+        double fpr, spec_bits;
+    } table[] = {{0.1, 6.0}, {0.01, 10.5}, {0.001, 16.9}, {0.0001, 26.4}, {0.00001, 41.0}};
+    const uint64_t ndv = 1000000;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        uint64_t bytes;
+        cr_assert_eq(bloomsimd_parquet_size_for(ndv, table[i].fpr, &bytes), BLOOMSIMD_OK);
+        cr_assert_eq(bytes % 32, 0, "whole blocks");
+        double bits = 8.0 * (double)bytes / (double)ndv;
+        cr_assert_leq(fabs(bits - table[i].spec_bits), 0.1, "fpr %g: %.3f bits/value, the spec's table %.1f",
+                      table[i].fpr, bits, table[i].spec_bits);
+        bloomsimd_filter *f = parquet_filter(bytes / 32, 0);
+        cr_assert_leq(bloomsimd_predicted_fpr(f, ndv), table[i].fpr);
+        bloomsimd_destroy(f);
+        double closed_form = -8.0 / log(1.0 - pow(table[i].fpr, 1.0 / 8));
+        f = parquet_filter((uint64_t)ceil(closed_form * (double)ndv / 256.0), 0);
+        cr_assert_gt(bloomsimd_predicted_fpr(f, ndv), 1.1 * table[i].fpr, "fpr %g: the closed form's %.3f bits",
+                     table[i].fpr, closed_form);
+        bloomsimd_destroy(f);
+    }
+    /* the limits: one block at least, numBytes an i32 */
+    uint64_t bytes;
+    cr_assert_eq(bloomsimd_parquet_size_for(1, 0.5, &bytes), BLOOMSIMD_OK);
+    cr_assert_eq(bytes, 32);
+    cr_assert_eq(bloomsimd_parquet_size_for(UINT64_C(200000000), 0.001, &bytes), BLOOMSIMD_OK);
+    cr_assert_leq(bytes, INT32_MAX);
+    cr_assert_eq(bloomsimd_parquet_size_for(UINT64_C(2000000000), 0.0001, &bytes), BLOOMSIMD_ERR_TOO_LARGE);
 }
 
 Test(parquet_mode, fpr_at_capacity_meets_the_target)

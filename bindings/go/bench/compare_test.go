@@ -223,11 +223,13 @@ func runKeys(b *testing.B, n int, fn func(lo, hi int)) {
 	}
 }
 
-func benchOperation(b *testing.B, name string) {
+func benchOperation(b *testing.B, name string) { benchOperationOf(b, operations, name) }
+
+func benchOperationOf(b *testing.B, ops []operation, name string) {
 	var op *operation
-	for i := range operations {
-		if operations[i].name == name {
-			op = &operations[i]
+	for i := range ops {
+		if ops[i].name == name {
+			op = &ops[i]
 		}
 	}
 	for _, n := range sizes() {
@@ -282,14 +284,14 @@ func (fx *fixture) fpr() fprResult {
 		info := fx.oursU64.Info()
 		fp := 0
 		var buf [8]byte
-		for _, k := range fx.absent {
+		for _, k := range fx.absent[:fprProbes] {
 			if fx.bbU64.Test(le(&buf, k)) {
 				fp++
 			}
 		}
 		fx.fprRes = fprResult{
 			oursBits: float64(info.Bits) / n,
-			oursFPR:  float64(fx.oursU64.ContainsUint64s(fx.absent, nil)) / fprProbes,
+			oursFPR:  float64(fx.oursU64.ContainsUint64s(fx.absent[:fprProbes], nil)) / fprProbes,
 			oursK:    info.K,
 			bbBits:   float64(fx.bbU64.Cap()) / n,
 			bbFPR:    float64(fp) / fprProbes,
@@ -301,6 +303,13 @@ func (fx *fixture) fpr() fprResult {
 
 func min(a, b int) int {
 	if a < b {
+		return a
+	}
+	return b
+}
+
+func max(a, b int) int {
+	if a > b {
 		return a
 	}
 	return b

@@ -17,6 +17,7 @@ import (
 	bloomsimd "github.com/libbloomsimd/libbloomsimd/bindings/go"
 
 	"github.com/bits-and-blooms/bloom/v3"
+	"github.com/greatroar/blobloom"
 )
 
 const (
@@ -80,6 +81,13 @@ type fixture struct {
 	oursU64, oursStr *bloomsimd.Filter
 	bbU64, bbStr     *bloom.BloomFilter
 
+	// The single-key comparison with blobloom (blobloom_test.go): our filter
+	// in each layout and blobloom's, filled with keys (blobloom's key is
+	// its own hash), built on first use.
+	singleOnce         sync.Once
+	block512, split256 *bloomsimd.Filter
+	blob               *blobloom.Filter
+
 	fprOnce sync.Once
 	fprRes  fprResult
 }
@@ -101,7 +109,7 @@ func getFixture(n int) *fixture {
 	for i := range f.keys {
 		f.keys[i] = rng.Uint64()
 	}
-	f.absent = make([]uint64, fprProbes)
+	f.absent = make([]uint64, max(n, fprProbes)) // n for the all-absent lookups
 	for i := range f.absent {
 		f.absent[i] = rng.Uint64() // a collision with a present key has probability ~n/2^64
 	}
@@ -110,7 +118,7 @@ func getFixture(n int) *fixture {
 		if i%2 == 0 {
 			f.queries[i] = f.keys[rng.Intn(n)]
 		} else {
-			f.queries[i] = f.absent[i%fprProbes]
+			f.queries[i] = f.absent[i]
 		}
 	}
 	f.keyBuf = make([]byte, n*keyBytes)

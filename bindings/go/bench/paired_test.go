@@ -21,7 +21,10 @@ import (
 // time), plus the same median ratio in thread CPU time (which excludes time
 // the thread was not scheduled). Run it with -benchtime 1x; its ns/op is
 // meaningless. R is BLOOMSIMD_BENCH_ROUNDS (default 41; 11 with -short).
-func BenchmarkPaired(b *testing.B) {
+func BenchmarkPaired(b *testing.B) { benchPaired(b, operations) }
+
+// pairedRoundCount is BLOOMSIMD_BENCH_ROUNDS, or 41 (11 with -short).
+func pairedRoundCount() int {
 	rounds := 41
 	if testing.Short() {
 		rounds = 11
@@ -31,10 +34,15 @@ func BenchmarkPaired(b *testing.B) {
 			rounds = v
 		}
 	}
+	return rounds
+}
+
+func benchPaired(b *testing.B, ops []operation) {
+	rounds := pairedRoundCount()
 	for _, n := range sizes() {
 		b.Run(sizeName(n), func(b *testing.B) {
 			fx := getFixture(n)
-			for _, op := range operations {
+			for _, op := range ops {
 				for _, ours := range op.ours {
 					b.Run(op.name+"/"+ours.name, func(b *testing.B) {
 						r := pairedRounds(fx, op.name, ours, op.peer, rounds)
@@ -46,7 +54,9 @@ func BenchmarkPaired(b *testing.B) {
 						b.ReportMetric(r.median, "x-median")
 						b.ReportMetric(r.p90, "x-p90")
 						b.ReportMetric(r.quiet, "x-quiet10")
+						b.ReportMetric(r.cpuP10, "x-cpu-p10")
 						b.ReportMetric(r.cpuMedian, "x-cpu-median")
+						b.ReportMetric(r.cpuP90, "x-cpu-p90")
 					})
 				}
 			}
@@ -55,7 +65,7 @@ func BenchmarkPaired(b *testing.B) {
 }
 
 type pairedResult struct {
-	oursNs, peerNs, oursCPU, peerCPU, p10, median, p90, quiet, cpuMedian float64
+	oursNs, peerNs, oursCPU, peerCPU, p10, median, p90, quiet, cpuP10, cpuMedian, cpuP90 float64
 }
 
 var pairedCache = map[string]pairedResult{}
@@ -119,7 +129,9 @@ func pairedRounds(fx *fixture, op string, ours, peer contender, rounds int) pair
 		p10:       pick(ratio, rs, 0.1),
 		median:    pick(ratio, rs, 0.5),
 		p90:       pick(ratio, rs, 0.9),
+		cpuP10:    pick(func(r round) float64 { return r.cpuRatio }, rs, 0.1),
 		cpuMedian: pick(func(r round) float64 { return r.cpuRatio }, rs, 0.5),
+		cpuP90:    pick(func(r round) float64 { return r.cpuRatio }, rs, 0.9),
 	}
 	quiet := append([]round(nil), rs...)
 	sort.Slice(quiet, func(i, j int) bool { return quiet[i].ours+quiet[i].peer < quiet[j].ours+quiet[j].peer })

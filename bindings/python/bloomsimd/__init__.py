@@ -8,8 +8,9 @@
     42 in f, "user-7" in f, b"\\x00\\x01" in f          # single keys: int, str, bytes-like
     f.save("seen.bsf")                                  # the library's portable format
 
-help(bloomsimd.Filter) has the whole tour. Filters saved here load in C, Go, the
-`bloomsimd` command and the Redis module, and the other way round.
+help(bloomsimd.Filter) has the whole tour. Filters saved here load in C, Go, Java
+and the `bloomsimd` command, and the other way round; a Redis module filter's
+BF.SCANDUMP chunks after the first, joined, load with Filter.from_bytes.
 """
 from ._bloomsimd import (
     BloomsimdError,

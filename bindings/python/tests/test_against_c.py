@@ -8,11 +8,13 @@ import bloomsimd
 from conftest import c_build, c_query, random_bytes_keys, random_u64
 
 
+# Every kernel against C on the default kernel: the layout is named (kernels
+# differ in their default); split256 is test_split256_bytes_equal_c below.
 @pytest.mark.parametrize("seed", [0, 1, 2**64 - 1])
 def test_u64_batch_bytes_equal_c(c_reference, tmp_path, rng, kernel, seed):
     keys = random_u64(rng, 5000)
-    path = c_build(c_reference, tmp_path, keys, capacity=10000, fpr=0.01, seed=seed)
-    f = bloomsimd.Filter(10000, 0.01, seed=seed, kernel=kernel)
+    path = c_build(c_reference, tmp_path, keys, capacity=10000, fpr=0.01, seed=seed, layout=2)
+    f = bloomsimd.Filter(10000, 0.01, seed=seed, kernel=kernel, layout="block512")
     f.add_many(keys)
     assert f.to_bytes() == path.read_bytes()
     assert f.info.kernel == kernel
@@ -44,8 +46,8 @@ def test_byte_keys_bytes_equal_c(c_reference, tmp_path, rng, kernel, form):
     keys = random_bytes_keys(rng, 3000, 0, 70)
     if form == "list-str":
         keys = [k.hex() for k in keys]  # str keys hash as UTF-8
-    path = c_build(c_reference, tmp_path, keys, capacity=6000, fpr=0.01, seed=11)
-    f = bloomsimd.Filter(6000, 0.01, seed=11, kernel=kernel)
+    path = c_build(c_reference, tmp_path, keys, capacity=6000, fpr=0.01, seed=11, layout=2)
+    f = bloomsimd.Filter(6000, 0.01, seed=11, kernel=kernel, layout="block512")
     if form.startswith("list"):
         f.add_many(keys)
     elif form == "single":

@@ -28,8 +28,12 @@ def test_info_and_sizing_agree():
 def test_info_fields(rng):
     f = bloomsimd.Filter(10**5, 0.01, seed=9, concurrent=True)
     info = f.info
-    assert info.capacity == 10**5 and info.seed == 9 and info.concurrent and info.layout == "block512"
-    assert info.bits == info.blocks * 512 and info.memory_bytes == info.blocks * 64
+    # no layout given: the default kernel's (block512 on scalar and avx512, split256 on sse42, avx2, neon)
+    assert info.capacity == 10**5 and info.seed == 9 and info.concurrent
+    assert info.layout == bloomsimd.Filter.size_for(10**5, 0.01).layout
+    block_bits = {"block512": 512, "split256": 256}[info.layout]
+    assert info.bits == info.blocks * block_bits and info.memory_bytes == info.blocks * block_bits // 8
+    assert info.k == 8 or info.layout == "block512"
     assert 9 < info.bits_per_key < 11 and info.fill == 0.0 and info.estimated_keys == 0.0
     assert info.kernel == bloomsimd.default_kernel() and info.layers == 1 and not info.saturated
     f.add_many(random_u64(rng, 10**5))

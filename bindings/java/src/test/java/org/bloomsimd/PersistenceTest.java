@@ -154,7 +154,11 @@ class PersistenceTest {
         try (BloomFilter f = BloomFilter.load(file)) {
             assertFalse(f.probesInJava(), "a scalable filter has no single bit array");
             long[] keys = keys(5000); // five times the first layer: it grows
-            assertEquals(5000, f.putNew(keys, 0, keys.length, null, 0), 20);
+            // distinct keys, so at most 5000 are new; a few answer "maybe present" from
+            // the layers' false positives as they fill (about 25, sd 5, over random key
+            // sets in either layout)
+            int fresh = f.putNew(keys, 0, keys.length, null, 0);
+            assertTrue(fresh > 5000 - 60 && fresh <= 5000, "new keys: " + fresh);
             for (long k : keys) {
                 assertTrue(f.mightContain(k));
             }

@@ -1,0 +1,458 @@
+//go:build amd64 && !purego
+
+// The single-key probes of kernels/layout.h (block512) and
+// kernels/layout_split256.h (split256) for one hash h, in AVX2 and AVX-512
+// (probe.go says when each runs). No branch: every word is tested at once
+// and the answer is one flag, so a loop of calls overlaps its cache misses.
+// The bits are the C kernels':
+//
+//	c_w = (uint32(h) * salt[w]) >> 27      vpmulld, vpsrld: all 16 (or 8) words at once
+//	e_w = 1 if word w is selected          block512: bit w of SELECT_k[uint32(h) >> 26]; split256: 1
+//	contains: (word_w >> c_w) & e_w == e_w for every w
+//	add:      word_w |= e_w << c_w
+//
+// AVX2 holds a 512-bit block in two ymm (words 0-7, 8-15) and reads e from
+// State.lanes, the selection row as 16 words of 0 or 1. AVX-512 holds it in
+// one zmm and e is an opmask, the SELECT_k row itself (kmovw). The AVX-512
+// code uses only registers 16-31, which leave the SSE/AVX state clean, so it
+// needs no vzeroupper; the AVX2 code ends with one.
+//
+// Each probe has a form that takes the hash (for byte keys and the C-side
+// hashes) and a U64 form that hashes a 64-bit key itself (HASH_U64), which
+// is what a loop of AddUint64/ContainsUint64 calls runs.
+
+#include "textflag.h"
+#include "go_asm.h"
+
+// one<>: a 32-bit 1, broadcast to every word (the AVX-512 {1to16} operand).
+DATA one<>+0(SB)/4, $1
+GLOBL one<>(SB), RODATA|NOPTR, $4
+
+// prime_mx2<>: XXH3's PRIME_MX2.
+DATA prime_mx2<>+0(SB)/8, $0x9FB21C651E98DF25
+GLOBL prime_mx2<>(SB), RODATA|NOPTR, $8
+
+// ones<>: eight 32-bit 1s (split256's e).
+DATA ones<>+0(SB)/8, $0x0000000100000001
+DATA ones<>+8(SB)/8, $0x0000000100000001
+DATA ones<>+16(SB)/8, $0x0000000100000001
+DATA ones<>+24(SB)/8, $0x0000000100000001
+GLOBL ones<>(SB), RODATA|NOPTR, $32
+
+// HASH_U64: AX = XXH3_64bits_withSeed of the 8 little-endian bytes of key
+// AX with seed constant State.Bitflip (DI): the 4..8-byte path,
+// rrmxmx(rotl64(key, 32) ^ bitflip, 8) (probe.go's HashU64).
+#define HASH_U64 \
+	ROLQ $32, AX \
+	XORQ State_Bitflip(DI), AX \
+	MOVQ AX, BX \
+	MOVQ AX, CX \
+	ROLQ $49, BX \
+	ROLQ $24, CX \
+	XORQ BX, AX \
+	XORQ CX, AX \
+	MOVQ $0x9FB21C651E98DF25, R8 \
+	IMULQ R8, AX \
+	MOVQ AX, BX \
+	SHRQ $35, BX \
+	ADDQ $8, BX \
+	XORQ BX, AX \
+	IMULQ R8, AX \
+	MOVQ AX, BX \
+	SHRQ $28, BX \
+	XORQ BX, AX
+
+// HASH_U64_BMI2 is HASH_U64 with BMI2's rorx (the AVX-512 probes: the
+// library's avx512 kernel, and this package, require BMI2 with AVX-512).
+#define HASH_U64_BMI2 \
+	RORXQ $32, AX, AX \
+	XORQ State_Bitflip(DI), AX \
+	RORXQ $15, AX, BX \
+	RORXQ $40, AX, CX \
+	XORQ BX, AX \
+	XORQ CX, AX \
+	IMULQ prime_mx2<>(SB), AX \
+	MOVQ AX, BX \
+	SHRQ $35, BX \
+	ADDQ $8, BX \
+	XORQ BX, AX \
+	IMULQ prime_mx2<>(SB), AX \
+	MOVQ AX, BX \
+	SHRQ $28, BX \
+	XORQ BX, AX
+
+// BLOCK(shift): BX = the block of hash AX, ((h >> 32) * nblocks) >> 32,
+// blocks of 1<<shift bytes from State.Blocks (DI). nblocks < 2^32, so the
+// 64-bit product does not overflow.
+#define BLOCK(shift) \
+	MOVQ AX, BX \
+	SHRQ $32, BX \
+	IMULQ State_Nblocks(DI), BX \
+	SHRQ $32, BX \
+	SHLQ $shift, BX \
+	ADDQ State_Blocks(DI), BX
+
+// func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL sub+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// ---- AVX2: ymm0-15 ----
+
+// COUNTS512_AVX2: BX = block, Y1, Y2 = c_w of words 0-7, 8-15, CX = e's row.
+#define COUNTS512_AVX2 \
+	BLOCK(6) \
+	MOVL AX, CX \
+	SHRL $26, CX \
+	SHLL $6, CX \
+	ADDQ State_lanes(DI), CX \
+	VMOVD AX, X0 \
+	VPBROADCASTD X0, Y0 \
+	VPMULLD ·salts+0(SB), Y0, Y1 \
+	VPMULLD ·salts+32(SB), Y0, Y2 \
+	VPSRLD $27, Y1, Y1 \
+	VPSRLD $27, Y2, Y2
+
+// CONTAINS512_AVX2 leaves ZF set if every bit is set (each TEXT writes its
+// own result: vet checks that it does).
+#define CONTAINS512_AVX2 \
+	COUNTS512_AVX2 \
+	VMOVDQU (BX), Y5 \
+	VMOVDQU 32(BX), Y6 \
+	VPSRLVD Y1, Y5, Y5 \
+	VPSRLVD Y2, Y6, Y6 \
+	VPANDN (CX), Y5, Y5 \ // e_w &^ (word_w >> c_w): 1 where a bit is missing
+	VPANDN 32(CX), Y6, Y6 \
+	VPOR Y5, Y6, Y5 \
+	VPTEST Y5, Y5
+
+// BITS512_AVX2: Y3, Y4 = e_w << c_w.
+#define BITS512_AVX2 \
+	COUNTS512_AVX2 \
+	VMOVDQU (CX), Y3 \
+	VMOVDQU 32(CX), Y4 \
+	VPSLLVD Y1, Y3, Y3 \
+	VPSLLVD Y2, Y4, Y4
+
+#define ADD512_AVX2 \
+	BITS512_AVX2 \
+	VPOR (BX), Y3, Y3 \
+	VPOR 32(BX), Y4, Y4 \
+	VMOVDQU Y3, (BX) \
+	VMOVDQU Y4, 32(BX)
+
+// ADDNEW512_AVX2 leaves ZF clear if a bit was missing.
+#define ADDNEW512_AVX2 \
+	BITS512_AVX2 \
+	VMOVDQU (BX), Y5 \
+	VMOVDQU 32(BX), Y6 \
+	VPANDN Y3, Y5, Y7 \ // bits the block lacks
+	VPANDN Y4, Y6, Y8 \
+	VPOR Y3, Y5, Y5 \
+	VPOR Y4, Y6, Y6 \
+	VMOVDQU Y5, (BX) \
+	VMOVDQU Y6, 32(BX) \
+	VPOR Y7, Y8, Y7 \
+	VPTEST Y7, Y7
+
+// COUNTS256_AVX2: BX = block, Y1 = c_w of words 0-7.
+#define COUNTS256_AVX2 \
+	BLOCK(5) \
+	VMOVD AX, X0 \
+	VPBROADCASTD X0, Y0 \
+	VPMULLD ·salts+0(SB), Y0, Y1 \
+	VPSRLD $27, Y1, Y1
+
+#define CONTAINS256_AVX2 \
+	COUNTS256_AVX2 \
+	VMOVDQU (BX), Y5 \
+	VPSRLVD Y1, Y5, Y5 \
+	VPANDN ones<>(SB), Y5, Y5 \
+	VPTEST Y5, Y5
+
+#define BITS256_AVX2 \
+	COUNTS256_AVX2 \
+	VMOVDQU ones<>(SB), Y3 \
+	VPSLLVD Y1, Y3, Y3
+
+#define ADD256_AVX2 \
+	BITS256_AVX2 \
+	VPOR (BX), Y3, Y3 \
+	VMOVDQU Y3, (BX)
+
+#define ADDNEW256_AVX2 \
+	BITS256_AVX2 \
+	VMOVDQU (BX), Y5 \
+	VPANDN Y3, Y5, Y7 \
+	VPOR Y3, Y5, Y5 \
+	VMOVDQU Y5, (BX) \
+	VPTEST Y7, Y7
+
+// ---- AVX-512 (F, VL, DQ): registers 16-31 and opmasks ----
+
+// COUNTS512_AVX512: BX = block, Z16 = c_w, K1 = e.
+#define COUNTS512_AVX512 \
+	BLOCK(6) \
+	MOVL AX, CX \
+	SHRL $26, CX \
+	MOVQ State_sel(DI), DX \
+	KMOVW (DX)(CX*2), K1 \
+	VPBROADCASTD AX, Z16 \
+	VPMULLD ·salts+0(SB), Z16, Z16 \
+	VPSRLD $27, Z16, Z16
+
+// CONTAINS512_AVX512: K2 = selected words whose bit is clear; ZF = (K2 == 0).
+#define CONTAINS512_AVX512 \
+	COUNTS512_AVX512 \
+	VMOVDQU32 (BX), Z17 \
+	VPSRLVD Z16, Z17, Z17 \
+	VPTESTNMD.BCST one<>(SB), Z17, K1, K2 \
+	KORTESTW K2, K2
+
+#define BITS512_AVX512 \
+	COUNTS512_AVX512 \
+	VPBROADCASTD one<>(SB), Z18 \
+	VPSLLVD.Z Z16, Z18, K1, Z18
+
+#define ADD512_AVX512 \
+	BITS512_AVX512 \
+	VPORD (BX), Z18, Z18 \
+	VMOVDQU32 Z18, (BX)
+
+#define ADDNEW512_AVX512 \
+	BITS512_AVX512 \
+	VMOVDQU32 (BX), Z17 \
+	VPANDND Z18, Z17, Z19 \
+	VPORD Z18, Z17, Z17 \
+	VMOVDQU32 Z17, (BX) \
+	VPTESTMD Z19, Z19, K2 \
+	KORTESTW K2, K2
+
+// COUNTS256_AVX512: BX = block, Y16 = c_w (AVX-512VL on ymm16).
+#define COUNTS256_AVX512 \
+	BLOCK(5) \
+	VPBROADCASTD AX, Y16 \
+	VPMULLD ·salts+0(SB), Y16, Y16 \
+	VPSRLD $27, Y16, Y16
+
+#define CONTAINS256_AVX512 \
+	COUNTS256_AVX512 \
+	VMOVDQU32 (BX), Y17 \
+	VPSRLVD Y16, Y17, Y17 \
+	VPTESTNMD.BCST one<>(SB), Y17, K2 \
+	KORTESTB K2, K2
+
+#define BITS256_AVX512 \
+	COUNTS256_AVX512 \
+	VPBROADCASTD one<>(SB), Y18 \
+	VPSLLVD Y16, Y18, Y18
+
+#define ADD256_AVX512 \
+	BITS256_AVX512 \
+	VPORD (BX), Y18, Y18 \
+	VMOVDQU32 Y18, (BX)
+
+#define ADDNEW256_AVX512 \
+	BITS256_AVX512 \
+	VMOVDQU32 (BX), Y17 \
+	VPANDND Y18, Y17, Y19 \
+	VPORD Y18, Y17, Y17 \
+	VMOVDQU32 Y17, (BX) \
+	VPTESTMD Y19, Y19, K2 \
+	KORTESTB K2, K2
+
+// func Block512ContainsAVX2(p *State, h uint64) bool
+TEXT ·Block512ContainsAVX2(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	CONTAINS512_AVX2
+	SETEQ ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func Block512ContainsU64AVX2(p *State, key uint64) bool
+TEXT ·Block512ContainsU64AVX2(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64
+	CONTAINS512_AVX2
+	SETEQ ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func Block512AddAVX2(p *State, h uint64)
+TEXT ·Block512AddAVX2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	ADD512_AVX2
+	VZEROUPPER
+	RET
+
+// func Block512AddU64AVX2(p *State, key uint64)
+TEXT ·Block512AddU64AVX2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64
+	ADD512_AVX2
+	VZEROUPPER
+	RET
+
+// func Block512AddNewAVX2(p *State, h uint64) bool
+TEXT ·Block512AddNewAVX2(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	ADDNEW512_AVX2
+	SETNE ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func Split256ContainsAVX2(p *State, h uint64) bool
+TEXT ·Split256ContainsAVX2(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	CONTAINS256_AVX2
+	SETEQ ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func Split256ContainsU64AVX2(p *State, key uint64) bool
+TEXT ·Split256ContainsU64AVX2(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64
+	CONTAINS256_AVX2
+	SETEQ ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func Split256AddAVX2(p *State, h uint64)
+TEXT ·Split256AddAVX2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	ADD256_AVX2
+	VZEROUPPER
+	RET
+
+// func Split256AddU64AVX2(p *State, key uint64)
+TEXT ·Split256AddU64AVX2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64
+	ADD256_AVX2
+	VZEROUPPER
+	RET
+
+// func Split256AddNewAVX2(p *State, h uint64) bool
+TEXT ·Split256AddNewAVX2(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	ADDNEW256_AVX2
+	SETNE ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func Block512ContainsAVX512(p *State, h uint64) bool
+TEXT ·Block512ContainsAVX512(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	CONTAINS512_AVX512
+	SETEQ ret+16(FP)
+	RET
+
+// func Block512ContainsU64AVX512(p *State, key uint64) bool
+TEXT ·Block512ContainsU64AVX512(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64_BMI2
+	CONTAINS512_AVX512
+	SETEQ ret+16(FP)
+	RET
+
+// func Block512AddAVX512(p *State, h uint64)
+TEXT ·Block512AddAVX512(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	ADD512_AVX512
+	RET
+
+// func Block512AddU64AVX512(p *State, key uint64)
+TEXT ·Block512AddU64AVX512(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64_BMI2
+	ADD512_AVX512
+	RET
+
+// func Block512AddNewAVX512(p *State, h uint64) bool
+TEXT ·Block512AddNewAVX512(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	ADDNEW512_AVX512
+	SETNE ret+16(FP)
+	RET
+
+// func Split256ContainsAVX512(p *State, h uint64) bool
+TEXT ·Split256ContainsAVX512(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	CONTAINS256_AVX512
+	SETEQ ret+16(FP)
+	RET
+
+// func Split256ContainsU64AVX512(p *State, key uint64) bool
+TEXT ·Split256ContainsU64AVX512(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64_BMI2
+	CONTAINS256_AVX512
+	SETEQ ret+16(FP)
+	RET
+
+// func Split256AddAVX512(p *State, h uint64)
+TEXT ·Split256AddAVX512(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	ADD256_AVX512
+	RET
+
+// func Split256AddU64AVX512(p *State, key uint64)
+TEXT ·Split256AddU64AVX512(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64_BMI2
+	ADD256_AVX512
+	RET
+
+// func Split256AddNewAVX512(p *State, h uint64) bool
+TEXT ·Split256AddNewAVX512(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ h+8(FP), AX
+	ADDNEW256_AVX512
+	SETNE ret+16(FP)
+	RET
+
+// func FloorU64(p *State, key uint64) bool
+TEXT ·FloorU64(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVQ key+8(FP), AX
+	HASH_U64_BMI2
+	BLOCK(6)
+	MOVL (BX), CX
+	ANDL AX, CX
+	CMPL CX, AX
+	SETEQ ret+16(FP)
+	RET
