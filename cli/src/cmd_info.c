@@ -74,8 +74,12 @@ static void print_text(const facts *x)
     printf("seed:              %llu (0x%llx)\n", (unsigned long long)i->seed, (unsigned long long)i->seed);
     printf("kernel:            %s\n", i->kernel);
     printf("flags:             %s\n", flags);
-    if (i->growth) printf("growth:            x%u per layer, %u layer%s (tightening %g)\n", i->growth, i->layers,
-                          i->layers == 1 ? "" : "s", i->tightening);
+    if (i->growth && i->tightening > 0)
+        printf("growth:            x%u per layer, %u layer%s (geometric schedule, tightening %g)\n", i->growth,
+               i->layers, i->layers == 1 ? "" : "s", i->tightening);
+    else if (i->growth)
+        printf("growth:            x%u per layer, %u layer%s (budget schedule)\n", i->growth, i->layers,
+               i->layers == 1 ? "" : "s");
     if (i->generations) printf("window:            %u generations, %llu rotations\n", i->generations,
                                (unsigned long long)i->rotations);
     if (i->items) printf("keys counted new:  %llu (by insert-and-report-new in this process)\n",
