@@ -37,6 +37,7 @@ typedef struct bench_options {
     bool threads;         /* run the multi-thread rows */
     bool refs;            /* ceiling, classic, libbloom rows */
     bool libbloom;
+    bool layout_rows; /* every kernel on both layouts (layout_rows.c) */
     bool perf;
     bool pin;
     bool quiet;           /* no progress on stderr */

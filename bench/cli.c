@@ -47,6 +47,7 @@ static void usage(FILE *f)
           "  --no-threads       skip the multi-thread rows\n"
           "  --no-refs          skip the ceiling, classic and libbloom rows\n"
           "  --no-libbloom      skip libbloom (slow: ~150-300 ns/key)\n"
+          "  --no-layouts       skip the rows of every kernel on both layouts (report.txt)\n"
           "  --fpr-sweep        measure FPR vs bits/key (implied by --plot)\n"
           "  --paired N         at the largest size: N rounds (default 1000, 0 = off) of ceiling then\n"
           "                     lookup on the same 65536 keys: the ratio's spread (docs/BENCH.md)\n"
@@ -178,6 +179,7 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
     o->threads = true;
     o->refs = true;
     o->libbloom = true;
+    o->layout_rows = true;
     o->pin = true;
     o->seed = 1;
     o->paired_rounds = 1000;
@@ -205,6 +207,8 @@ int bench_parse_options(bench_options *o, int argc, char **argv)
             o->refs = false, used_value = false;
         } else if (strcmp(a, "--no-libbloom") == 0) {
             o->libbloom = false, used_value = false;
+        } else if (strcmp(a, "--no-layouts") == 0) {
+            o->layout_rows = false, used_value = false;
         } else if (strcmp(a, "--fpr-sweep") == 0) {
             o->fpr_sweep = true, used_value = false;
         } else if (strcmp(a, "--perf") == 0) {

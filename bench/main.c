@@ -167,6 +167,7 @@ int main(int argc, char **argv)
         bench_print_size(&o, &m, o.sizes[s], kernels, nk, best);
         fflush(stdout);
         bench_peer_rounds(&o, kernels, nk, &w);
+        bench_layout_rows(&o, kernels, nk, &w);
         if (last) bench_layered_rows(&o, &w);
         bench_parquet_rows(&o, &w);
         bench_workload_free(&w);
@@ -174,6 +175,7 @@ int main(int argc, char **argv)
         if (last) largest = 0; /* once, even if listed twice */
     }
     bench_print_peer_rounds(&o, kernels, nk);
+    bench_print_layouts(&o, kernels, nk);
     bench_print_layered(&o);
     bench_print_parquet(&o);
     bench_print_paired(&o);

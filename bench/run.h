@@ -41,6 +41,11 @@ typedef void (*bench_after_fn)(const bench_options *o, const bench_machine *m, c
 int bench_run_size(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nkernels,
                    const bench_workload *w, bench_after_fn after, uint64_t largest);
 
+/* layout_rows.c: every (non-emulated) kernel on both layouts at one size,
+ * batched and single-key lookups and inserts; skipped when --layout pins one */
+void bench_layout_rows(const bench_options *o, const char *const *kernels, size_t nk, const bench_workload *w);
+void bench_print_layouts(const bench_options *o, const char *const *kernels, size_t nk);
+
 /* forms_rows.c: insert-and-report-new and the hit forms for one
  * kernel's filled filter, one interleaved group of jobs; out and indices
  * hold o->batch entries */
