@@ -68,6 +68,9 @@
 #ifndef SPLIT256_LOOP_CONCURRENT_READS
 #define SPLIT256_LOOP_CONCURRENT_READS 0
 #endif
+#ifndef SPLIT256_LOOP_DIRECT_BYTES
+#define SPLIT256_LOOP_DIRECT_BYTES ((uint64_t)256 << 10)
+#endif
 #define SPLIT256_LOOP_GROUP ((size_t)8)
 #define SPLIT256_LOOP_RING (2 * (size_t)SPLIT256_LOOP_DISTANCE)
 #define SPLIT256_LOOP_RING_MASK (SPLIT256_LOOP_RING - 1)
@@ -84,7 +87,8 @@ typedef struct split256_ctx {
     uint64_t nblocks;
     uint64_t bitflip;
     bool full;
-    bool near; /* lookups prefetch at SPLIT256_LOOP_NEAR_READ_LOCALITY */
+    bool near;   /* lookups prefetch at SPLIT256_LOOP_NEAR_READ_LOCALITY */
+    bool direct; /* no prefetch at all: the filter fits SPLIT256_LOOP_DIRECT_BYTES */
 } split256_ctx;
 
 typedef struct split256_ring {
@@ -162,7 +166,7 @@ SPLIT256_INLINE void split256_loop_stage(const split256_ctx *c, const uint64_t *
         r->hash[slot + j] = h;
         r->block[slot + j] = (uint64_t)(uintptr_t)(c->base + bloomsimd_split256_block_index(h, c->nblocks) *
                                                                    BLOOMSIMD_SPLIT256_BLOCK_BYTES);
-        split256_loop_prefetch(r->block[slot + j], for_write, c->near);
+        if (!c->direct) split256_loop_prefetch(r->block[slot + j], for_write, c->near);
     }
 }
 
@@ -170,6 +174,7 @@ SPLIT256_INLINE void split256_loop_prefetch_staged(const split256_ctx *c, const 
                                                   const int for_write)
 {
     size_t slot = i & SPLIT256_LOOP_RING_MASK;
+    if (c->direct) return;
     if (!for_write && c->near) {
         for (size_t j = 0; j < SPLIT256_LOOP_GROUP; j++) split256_loop_prefetch(r->block[slot + j], 0, 1);
         return;
@@ -255,7 +260,8 @@ SPLIT256_INLINE size_t split256_loop_run(const bloomsimd_geometry *g, const uint
     const size_t distance = SPLIT256_LOOP_DISTANCE, group = SPLIT256_LOOP_GROUP;
     const split256_ctx c = {(const char *)(const void *)g->words, g->nblocks, g->hash_bitflip,
                             g->nblocks > UINT32_MAX,
-                            g->nblocks * BLOOMSIMD_SPLIT256_BLOCK_BYTES <= SPLIT256_LOOP_NEAR_MAX_BYTES};
+                            g->nblocks * BLOOMSIMD_SPLIT256_BLOCK_BYTES <= SPLIT256_LOOP_NEAR_MAX_BYTES,
+                            g->nblocks * BLOOMSIMD_SPLIT256_BLOCK_BYTES <= SPLIT256_LOOP_DIRECT_BYTES};
     const int for_write = op == SPLIT256_INSERT || op == SPLIT256_INSERT_NEW;
     split256_ring r;
     size_t total = 0, base = 0, pending = SIZE_MAX;
