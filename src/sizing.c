@@ -24,14 +24,21 @@ static bool meets(fpr_model model, uint64_t capacity, uint64_t m, uint32_t k, do
     return m >= 1 && model((double)capacity, (double)m, k) <= p;
 }
 
-/* Fewest blocks in [1, BLOOMSIMD_MAX_BLOCKS] with FPR <= p, or 0 if even the
- * largest filter misses the target. `guess` (0: none) starts a galloping
- * search from there, which takes ~2 log2(|answer - guess|) evaluations. */
-static uint64_t fewest_blocks(fpr_model model, uint64_t capacity, double p, uint32_t k, uint64_t guess)
+/* Fewest blocks in [1, max] with FPR <= p, or 0 if even `max` blocks miss
+ * the target (max = 0 means BLOOMSIMD_MAX_BLOCKS). `guess` (0: none) starts a
+ * galloping search from there, which takes ~2 log2(|answer - guess|)
+ * evaluations; without one the search is a bisection of [0, max] after one
+ * evaluation at a single block, which is the answer for a layer of a few
+ * keys at a low FPR (a scalable filter of capacity 1 at growth 1 sizes one
+ * such layer per key). The FPR falls as blocks are added, so each shortcut
+ * returns what the full bisection would. */
+static uint64_t fewest_blocks(fpr_model model, uint64_t capacity, double p, uint32_t k, uint64_t guess,
+                              uint64_t max)
 {
-    const uint64_t max = BLOOMSIMD_MAX_BLOCKS;
+    if (max == 0 || max > BLOOMSIMD_MAX_BLOCKS) max = BLOOMSIMD_MAX_BLOCKS;
     uint64_t lo, hi; /* invariant: !meets(lo) (lo = 0 stands for "no filter"), meets(hi) */
     if (guess == 0 || guess > max) {
+        if (meets(model, capacity, 1, k, p)) return 1;
         if (!meets(model, capacity, max, k, p)) return 0;
         lo = 0, hi = max;
     } else if (meets(model, capacity, guess, k, p)) {
@@ -132,7 +139,7 @@ static bloomsimd_status choose_split256(const bloomsimd_options *o, double p, bl
                                   (unsigned long long)o->bits, (unsigned long long)blocks);
         *target_fpr = o->capacity ? bloomsimd_model_fpr_split256((double)o->capacity, (double)blocks, k) : 0.0;
     } else {
-        blocks = fewest_blocks(bloomsimd_model_fpr_split256, o->capacity, p, k, 0);
+        blocks = fewest_blocks(bloomsimd_model_fpr_split256, o->capacity, p, k, 0, 0);
         if (blocks == 0)
             return bloomsimd_fail(BLOOMSIMD_ERR_TOO_LARGE,
                                   "capacity %llu at fpr %g needs more than 2^32 split256 blocks (128 GiB)",
@@ -189,8 +196,11 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd
     } else {
         uint32_t k_first = o->k ? o->k : 1, k_last = o->k ? o->k : BLOOMSIMD_MAX_K;
         uint64_t approx[BLOOMSIMD_MAX_K + 1] = {0}, lowest = 0;
+        /* A k whose approximate count is above 1.01 x the lowest so far is
+         * skipped below (the lowest only falls), so its search stops there. */
         for (uint32_t k = k_first; k <= k_last; k++) {
-            approx[k] = fewest_blocks(bloomsimd_model_fpr_hypergeometric, o->capacity, p, k, 0);
+            approx[k] = fewest_blocks(bloomsimd_model_fpr_hypergeometric, o->capacity, p, k, 0,
+                                      lowest ? lowest + lowest / 100 : 0);
             if (approx[k] != 0 && (lowest == 0 || approx[k] < lowest)) lowest = approx[k];
         }
         uint64_t best_blocks = 0;
@@ -199,7 +209,7 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd
             if (approx[k] == 0 || approx[k] > lowest + lowest / 100) continue;
             if (bloomsimd_model_term_count(k) == 0)
                 return bloomsimd_fail(BLOOMSIMD_ERR_NO_MEMORY, "allocating the FPR model's terms failed");
-            uint64_t blocks = fewest_blocks(bloomsimd_model_fpr, o->capacity, p, k, approx[k]);
+            uint64_t blocks = fewest_blocks(bloomsimd_model_fpr, o->capacity, p, k, approx[k], 0);
             if (blocks != 0 && (best_blocks == 0 || blocks < best_blocks)) best_blocks = blocks, best_k = k;
         }
         if (best_blocks == 0) {

@@ -691,10 +691,13 @@ Test(scalable, five_thousand_layers_at_growth_one, .timeout = 300)
     cr_assert_eq(info_of(g).layers, N, "plain adds count every key: one layer each");
     cr_assert_eq(bloomsimd_contains_batch_u64(f, keys, N, NULL), N);
     for (size_t i = 0; i < N; i += 97) cr_assert(bloomsimd_contains_u64(f, keys[i]));
-    /* the layers' FPRs sum below 1e-4: over 2*10^4 absent keys, a few at most */
-    uint64_t *absent = test_keys(20000, 17);
-    size_t fp = bloomsimd_contains_batch_u64(f, absent, 20000, NULL);
-    cr_assert(fp <= 8, "%zu false positives in 20000 (the bound: 1e-4)", fp);
+    /* the layers' FPRs sum below 1e-4: over 2*10^4 absent keys (expected at
+     * most 2), a few at most; 2*10^3 in the sanitizer and emulator stages
+     * (test_quick_mode: each absent key is 5000 probes) */
+    const size_t nabsent = test_quick_mode() ? 2000 : 20000, max_fp = test_quick_mode() ? 3 : 8;
+    uint64_t *absent = test_keys(nabsent, 17);
+    size_t fp = bloomsimd_contains_batch_u64(f, absent, nabsent, NULL);
+    cr_assert(fp <= max_fp, "%zu false positives in %zu (the bound: 1e-4)", fp, nabsent);
     double sum = 0.0;
     for (uint32_t i = 0; i < info.layers; i++) sum += bloomsimd_layer_get(f->layers, i)->fpr;
     cr_assert(sum < 1e-4, "the layers' FPRs sum to %g", sum);

@@ -63,6 +63,44 @@ Test(size_for, plain_filters_over_a_grid_of_capacities_and_fprs)
     expect_same_as_create((bloomsimd_options){.capacity = 100000, .fpr = 0.001}, "this kernel's default layout");
 }
 
+/* The fewest blocks: one block fewer, with the k sizing chose, misses the
+ * target (the sizing's searches stop early at one block and at 1.01 x the
+ * best k's count so far; this proves they stop where the full search would),
+ * including layers of 1-7 keys at low FPRs, which need a single block. */
+Test(size_for, one_block_fewer_misses_the_target)
+{
+    const uint64_t capacities[] = {1, 2, 7, 100, 12345, 1000000};
+    const double fprs[] = {0.1, 0.01, 1e-4, 1e-7, 1e-10};
+    const uint32_t layouts[] = {BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256};
+    size_t single_block = 0;
+    for (size_t l = 0; l < 2; l++)
+        for (size_t c = 0; c < sizeof capacities / sizeof *capacities; c++)
+            for (size_t p = 0; p < sizeof fprs / sizeof *fprs; p++) {
+                bloomsimd_options o = {.capacity = capacities[c], .fpr = fprs[p], .layout = layouts[l],
+                                       .kernel = test_kernel()};
+                bloomsimd_sizing s;
+                cr_assert_eq(bloomsimd_size_for(&o, &s), BLOOMSIMD_OK);
+                bloomsimd_filter *f = test_filter(&o);
+                cr_assert(bloomsimd_predicted_fpr(f, o.capacity) <= o.fpr, "%s %llu keys at %g: %u blocks miss it",
+                          bloomsimd_layout_name(layouts[l]), (unsigned long long)o.capacity, o.fpr, (unsigned)s.blocks);
+                bloomsimd_destroy(f);
+                if (s.blocks == 1) {
+                    single_block++;
+                    continue;
+                }
+                uint64_t block_bits = s.bits / s.blocks;
+                bloomsimd_options fewer = {.capacity = o.capacity, .bits = (s.blocks - 1) * block_bits, .k = s.k,
+                                           .layout = layouts[l], .kernel = test_kernel()};
+                bloomsimd_filter *g = test_filter(&fewer);
+                double fpr = bloomsimd_predicted_fpr(g, o.capacity);
+                cr_assert(fpr > o.fpr, "%s %llu keys at %g: %llu blocks (k %u) give %.6g, yet sizing chose %llu",
+                          bloomsimd_layout_name(layouts[l]), (unsigned long long)o.capacity, o.fpr,
+                          (unsigned long long)(s.blocks - 1), s.k, fpr, (unsigned long long)s.blocks);
+                bloomsimd_destroy(g);
+            }
+    cr_assert_geq(single_block, 2, "the grid has layers that fit one block");
+}
+
 Test(size_for, explicit_bits_and_k)
 {
     expect_same_as_create((bloomsimd_options){.bits = 1}, "1 bit, no capacity");
