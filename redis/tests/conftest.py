@@ -276,3 +276,19 @@ def needs_persistence(persistence_support):
     if not persistence_support:
         pytest.skip("this libbloomsimd does not serialize scalable filters and the items counter: "
                     "the persistence tests need both")
+
+
+def madd_many(c, key, items, step=2000):
+    """BF.MADD of many items, in commands of `step` items; the replies joined."""
+    out = []
+    for at in range(0, len(items), step):
+        out += c.execute_command("BF.MADD", key, *items[at:at + step])
+    return out
+
+
+def fpr(c, key, absent, step=5000):
+    """The share of `absent` items BF.MEXISTS reports present."""
+    hits = 0
+    for at in range(0, len(absent), step):
+        hits += sum(c.execute_command("BF.MEXISTS", key, *absent[at:at + step]))
+    return hits / len(absent)

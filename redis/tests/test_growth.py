@@ -5,6 +5,8 @@ which must load and grow on as it did."""
 import os
 import struct
 
+from conftest import fpr, madd_many
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "..", "tests", "fixtures")
 
@@ -14,20 +16,6 @@ def bfx_info(c, key):
     if isinstance(reply, dict):
         return {k.decode() if isinstance(k, bytes) else k: v for k, v in reply.items()}
     return {reply[i].decode(): reply[i + 1] for i in range(0, len(reply), 2)}
-
-
-def madd_many(c, key, items, step=2000):
-    out = []
-    for at in range(0, len(items), step):
-        out += c.execute_command("BF.MADD", key, *items[at:at + step])
-    return out
-
-
-def fpr(c, key, absent, step=5000):
-    hits = 0
-    for at in range(0, len(absent), step):
-        hits += sum(c.execute_command("BF.MEXISTS", key, *absent[at:at + step]))
-    return hits / len(absent)
 
 
 def test_scaling_keys_get_the_budget_schedule(r):

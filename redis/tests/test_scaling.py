@@ -3,19 +3,7 @@ expansion, and the whole chain's FPR stays within the error rate, measured on
 >= 10^5 absent items."""
 import pytest
 
-
-def madd_many(c, key, items, step=2000):
-    out = []
-    for at in range(0, len(items), step):
-        out += c.execute_command("BF.MADD", key, *items[at:at + step])
-    return out
-
-
-def fpr(c, key, absent, step=5000):
-    hits = 0
-    for at in range(0, len(absent), step):
-        hits += sum(c.execute_command("BF.MEXISTS", key, *absent[at:at + step]))
-    return hits / len(absent)
+from conftest import fpr, madd_many
 
 
 @pytest.mark.parametrize("rate,capacity,expansion,n", [
