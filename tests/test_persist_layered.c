@@ -54,16 +54,25 @@ static bloomsimd_info info_of(const bloomsimd_filter *f)
 
 /* A scalable filter of 4 layers and a window of 3 generations rotated 5
  * times; layout 0 is this kernel's default. */
-static bloomsimd_filter *scalable_sample_in(uint32_t flags, uint32_t k, uint32_t layout)
+
+/* 2500 keys into a scalable filter made with `o` (capacity 200, growth 2):
+ * 4 layers under either schedule. */
+static bloomsimd_filter *grown_sample(const bloomsimd_options *o)
 {
-    bloomsimd_options o = {.capacity = 200, .fpr = 0.01, .growth = 2, .tightening = 0.7, .seed = 41, .flags = flags,
-                           .k = k, .layout = layout};
-    bloomsimd_filter *f = make(&o);
+    bloomsimd_filter *f = make(o);
     uint64_t *keys = test_keys(2500, 41);
     cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys, 2500, NULL, NULL), BLOOMSIMD_OK);
     cr_assert_eq(info_of(f).layers, 4);
     free(keys);
     return f;
+}
+
+/* The geometric schedule, r = 0.7: a version-2 file. */
+static bloomsimd_filter *scalable_sample_in(uint32_t flags, uint32_t k, uint32_t layout)
+{
+    bloomsimd_options o = {.capacity = 200, .fpr = 0.01, .growth = 2, .tightening = 0.7, .seed = 41, .flags = flags,
+                           .k = k, .layout = layout};
+    return grown_sample(&o);
 }
 
 static bloomsimd_filter *scalable_sample(uint32_t flags) { return scalable_sample_in(flags, 0, 0); }
@@ -72,12 +81,7 @@ static bloomsimd_filter *scalable_sample(uint32_t flags) { return scalable_sampl
 static bloomsimd_filter *budget_sample_in(uint32_t flags, uint32_t layout)
 {
     bloomsimd_options o = {.capacity = 200, .fpr = 0.01, .growth = 2, .seed = 41, .flags = flags, .layout = layout};
-    bloomsimd_filter *f = make(&o);
-    uint64_t *keys = test_keys(2500, 41);
-    cr_assert_eq(bloomsimd_add_new_batch_u64(f, keys, 2500, NULL, NULL), BLOOMSIMD_OK);
-    cr_assert_eq(info_of(f).layers, 4);
-    free(keys);
-    return f;
+    return grown_sample(&o);
 }
 
 static bloomsimd_filter *budget_sample(uint32_t flags) { return budget_sample_in(flags, 0); }
