@@ -1,6 +1,7 @@
 #!/bin/sh
 # fuzz.sh [seconds] — build the fuzz targets with clang under ASan+UBSan and
-# run libFuzzer for a bounded time in all (default 120 s): a sixth on the
+# run libFuzzer for a bounded CPU time in all (default 120 s, in two lanes
+# side by side, so about 66 s of wall time): a sixth on the
 # Parquet parsers (two thirds of it on the footer, seeded from
 # tests/fuzz/corpus_parquet/footer and the DuckDB fixtures, a third on the
 # Bloom filter header), and of the rest two thirds on deserialize (seeded
@@ -50,39 +51,50 @@ seconds=$((seconds - parquet_seconds))
 keys_seconds=$((seconds / 3))
 seconds=$((seconds - keys_seconds))
 
+# Two lanes run side by side (each target gets the same seconds as when they
+# ran one after another; the wall time is the longer lane's, about 55% of the
+# total): deserialize alone, and keys -> Parquet footer -> Bloom filter header.
+# Each target's output goes to its own log; its final stats are printed, and
+# the whole log's tail when it finds something.
+#
 # -max_len: the plain seeds are ~4.3 KiB, the layered ones (scalable, window:
 # every layer on its own 4 KiB page) 12-16 KiB; 64 KiB lets the fuzzer grow
-# either kind. -timeout/-rss_limit_mb turn hangs and blow-ups into findings.
-status=0
-"$build/tests/fuzz/bloomsimd_fuzz_deserialize" "$work" "$root/tests/fuzz/corpus" \
-    -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="$artifacts/" -print_final_stats=1 || status=$?
-
+# either kind; the Parquet footer seeds are 0.2-20 KiB (the DuckDB files are
+# copied into the work corpus). -timeout/-rss_limit_mb turn hangs and
+# blow-ups into findings.
 keys_work=$work-keys
-mkdir -p "$keys_work"
-if [ "$status" -eq 0 ] && [ "$keys_seconds" -gt 0 ]; then
-    "$build/tests/fuzz/bloomsimd_fuzz_keys" "$keys_work" "$root/tests/fuzz/corpus_keys" \
-        -max_total_time="$keys_seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$artifacts/keys-" -print_final_stats=1 || status=$?
-fi
-# The Parquet footer and header: -max_len 64 KiB lets the footer seeds
-# (0.2-20 KiB; the DuckDB files are copied into the work corpus) grow.
 footer_work=$work-parquet-footer
 header_work=$work-parquet-header
-mkdir -p "$footer_work" "$header_work"
+mkdir -p "$keys_work" "$footer_work" "$header_work"
 cp "$fixtures"/*.parquet "$footer_work/"
-if [ "$status" -eq 0 ] && [ "$footer_seconds" -gt 0 ]; then
-    "$build/tests/fuzz/bloomsimd_fuzz_parquet_footer" "$footer_work" "$root/tests/fuzz/corpus_parquet/footer" \
-        -max_total_time="$footer_seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$artifacts/parquet-footer-" -print_final_stats=1 || status=$?
-fi
-if [ "$status" -eq 0 ] && [ "$header_seconds" -gt 0 ]; then
-    "$build/tests/fuzz/bloomsimd_fuzz_parquet_header" "$header_work" "$root/tests/fuzz/corpus_parquet/header" \
-        -max_total_time="$header_seconds" -max_len=1024 -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$artifacts/parquet-header-" -print_final_stats=1 || status=$?
-fi
+
+# fuzz_target NAME SECONDS ARTIFACT_PREFIX MAX_LEN WORK SEEDS: one bounded run.
+fuzz_target() {
+    [ "$2" -gt 0 ] || return 0
+    log=$build/$1.log
+    if "$build/tests/fuzz/$1" "$5" "$6" -max_total_time="$2" -max_len="$4" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$artifacts/$3" -print_final_stats=1 >"$log" 2>&1; then
+        echo "fuzz.sh: $1, $2 s: $(grep -c '' "$log") log lines ($log); $(grep -E '^stat::number_of_executed_units' "$log")"
+        return 0
+    fi
+    echo "fuzz.sh: $1 FAILED; the end of $log:" >&2
+    tail -n 60 "$log" >&2
+    return 1
+}
+
+(
+    fuzz_target bloomsimd_fuzz_keys "$keys_seconds" keys- 4096 "$keys_work" "$root/tests/fuzz/corpus_keys" &&
+        fuzz_target bloomsimd_fuzz_parquet_footer "$footer_seconds" parquet-footer- 65536 "$footer_work" \
+            "$root/tests/fuzz/corpus_parquet/footer" &&
+        fuzz_target bloomsimd_fuzz_parquet_header "$header_seconds" parquet-header- 1024 "$header_work" \
+            "$root/tests/fuzz/corpus_parquet/header"
+) &
+lane=$!
+status=0
+fuzz_target bloomsimd_fuzz_deserialize "$seconds" "" 65536 "$work" "$root/tests/fuzz/corpus" || status=1
+wait "$lane" || status=1
 if [ "$status" -ne 0 ]; then
-    echo "fuzz.sh: FINDING (libFuzzer exit $status); reproducers in $artifacts/" >&2
+    echo "fuzz.sh: FINDING (above); reproducers in $artifacts/" >&2
     exit 1
 fi
 "$build/tests/fuzz/bloomsimd_fuzz_keys_replay" "$keys_work"

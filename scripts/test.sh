@@ -4,9 +4,11 @@
 #   release   gcc, -Werror, every suite once per kernel (+ consumer build, build checks,
 #             no compiled file tracked in git)
 #   clang     clang -Werror build of everything (compile check)
-#   asan      ASan+UBSan build, every suite once per kernel, and the Python package's suite on it
+#   asan      ASan+UBSan build, every suite once per kernel (not the consumer and build checks,
+#             which the release stage runs), and the Python package's suite on it
 #   tsan      TSan build, concurrency tests for every supported kernel (scripts/tsan.sh)
-#   fuzz      libFuzzer on deserialize for FUZZ_SECONDS (default 120) under ASan+UBSan
+#   fuzz      libFuzzer on the deserializer, byte-key views and Parquet parsers under ASan+UBSan:
+#             FUZZ_SECONDS (default 120) of fuzzing in two lanes side by side (scripts/fuzz.sh)
 #   aarch64   cross-compiled suite under qemu-aarch64 + x86/aarch64 byte-identity (scripts/aarch64-check.sh)
 #   bench     bloomsimd-bench on small sizes: it runs and checks its own results (no timing asserted)
 #   go        the Go package (bindings/go): go vet, go test -race, its benchmarks on 10^5 keys
@@ -54,7 +56,7 @@ stage_asan() {
   configure_build "$out/asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBLOOMSIMD_SANITIZE=address,undefined \
     -DBLOOMSIMD_BUILD_BENCH=OFF &&
     (cd "$out/asan" && BLOOMSIMD_TEST_QUICK=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest -j "$jobs" --output-on-failure --timeout 1200 -LE consumer) &&
+      ctest -j "$jobs" --output-on-failure --timeout 1200 -LE "^(consumer|build)$") &&
     # the Python package's suite against the sanitized library (run.sh preloads the runtimes)
     BLOOMSIMD_SANITIZE=address,undefined bash bindings/python/tests/run.sh "$out/asan"
 }
