@@ -189,5 +189,7 @@ int bsrx_cmd_mexists64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int bsrx_cmd_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int bsrx_cmd_estimate(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsrx_cmd_export(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+int bsrx_cmd_import(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 
 #endif /* BSR_H */

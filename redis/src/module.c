@@ -14,13 +14,14 @@
 #define BSR_MODULE_NAME "bf"
 #define BSR_MODULE_VERSION 10000 /* 1.0.0 */
 
-enum { RO_ACCESS, RO_META, RW_INSERT, RW_UPDATE };
+enum { RO_ACCESS, RO_META, RW_INSERT, RW_UPDATE, OW_REPLACE };
 
 static const uint64_t bsr_key_flags[] = {
     [RO_ACCESS] = REDISMODULE_CMD_KEY_RO | REDISMODULE_CMD_KEY_ACCESS, /* reads the items */
     [RO_META] = REDISMODULE_CMD_KEY_RO,                                 /* reads counts, not items */
     [RW_INSERT] = REDISMODULE_CMD_KEY_RW | REDISMODULE_CMD_KEY_INSERT,  /* adds items, may create */
     [RW_UPDATE] = REDISMODULE_CMD_KEY_RW | REDISMODULE_CMD_KEY_UPDATE,  /* rewrites the content */
+    [OW_REPLACE] = REDISMODULE_CMD_KEY_OW | REDISMODULE_CMD_KEY_UPDATE, /* replaces the value (RESTORE's) */
 };
 
 typedef struct {
@@ -56,6 +57,9 @@ static const bsr_command bsr_commands[] = {
      "Union of a compatible filter into another"},
     {"bfx.estimate", bsrx_cmd_estimate, "readonly fast", 2, RO_META, -1, "Distinct items estimated from the fill"},
     {"bfx.info", bsrx_cmd_info, "readonly fast", 2, RO_META, -1, "Layout, k, kernel, bits per key, FPR now"},
+    {"bfx.export", bsrx_cmd_export, "readonly", 2, RO_ACCESS, -1, "The filter as the library's portable file"},
+    {"bfx.import", bsrx_cmd_import, "write deny-oom", -3, OW_REPLACE, -1,
+     "A filter from the library's portable file (any binding's, or BFX.EXPORT's)"},
 };
 
 static const RedisModuleCommandInfoVersion bsr_info_version = {

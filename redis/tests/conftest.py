@@ -23,6 +23,8 @@ def pytest_addoption(parser):
     parser.addoption("--module", default=os.environ.get("BLOOMSIMD_REDIS_MODULE"),
                      help="path to bloomsimd.so (default: build/redis/bloomsimd.so)")
     parser.addoption("--redis-server", default=shutil.which("redis-server") or "/usr/bin/redis-server")
+    parser.addoption("--cli", default=os.environ.get("BLOOMSIMD_CLI"),
+                     help="path to the bloomsimd command (default: cli/bloomsimd next to the module's folder)")
 
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,9 @@
     f.save("seen.bsf")                                  # the library's portable format
 
 help(bloomsimd.Filter) has the whole tour. Filters saved here load in C, Go, Java
-and the `bloomsimd` command, and the other way round; a Redis module filter's
-BF.SCANDUMP chunks after the first, joined, load with Filter.from_bytes.
+and the `bloomsimd` command, and the other way round; the Redis module's
+BFX.EXPORT key replies with a filter's bytes for Filter.from_bytes, and
+BFX.IMPORT key f.to_bytes() serves one from Redis.
 """
 from ._bloomsimd import (
     BloomsimdError,

@@ -2,7 +2,7 @@
  * persist.c — files, bytes, pickle and copies, all in the library's portable
  * format (docs/FORMAT.md): a file saved here loads in C, Go, Java and the
  * bloomsimd command, and the other way round; so do the Redis module's
- * BF.SCANDUMP chunks after its header (README, tests/test_readme.py).
+ * BFX.EXPORT / BFX.IMPORT bytes (README, tests/test_readme.py).
  *
  * Pickle is to_bytes/from_bytes; a restored filter runs the default kernel
  * of the process that loads it (the bytes are the same on every kernel).

@@ -4,7 +4,8 @@ in one namespace (a later block uses what an earlier one made), in a scratch
 directory with the build's bloomsimd command first on PATH. A line
 `print(...)  # TEXT` must print a line that TEXT begins with. The README's
 from_redis then fetches a filter from a live redis-server with the module
-loaded, and it answers as BF.MEXISTS does."""
+loaded, and it answers as BF.MEXISTS does; to_redis serves one made here, and
+BF.MEXISTS answers as it does."""
 import contextlib
 import io
 import os
@@ -130,3 +131,28 @@ def test_readme_from_redis_answers_as_the_module(readme, redis_client, rng):
         assert (f.contains_many(ints) == redis_says[3000:]).all(), key  # int keys: 8 little-endian bytes
         assert [w in f for w in words] == redis_says[:3000].tolist()
         assert 0 < redis_says[1000:3000].sum() + redis_says[4000:].sum() < 4000 * 0.03  # false positives: some, not many
+
+
+def test_readme_to_redis_serves_a_filter_made_here(readme, redis_client, rng):
+    namespace, _ = readme
+    to_redis, from_redis = namespace["to_redis"], namespace["from_redis"]
+    r = redis_client
+    words = [f"user:{i}" for i in range(3000)]
+    ints = rng.integers(0, 2**64, 3000, dtype=np.uint64)
+    probes = words + [struct.pack("<Q", k) for k in ints.tolist()]
+    f = bloomsimd.Filter(5000, fpr=0.01)
+    f.add_many(words[:1000])
+    f.add_many(ints[:1000])
+    to_redis(r, "made-here", f)
+    redis_says = np.array(r.execute_command("BF.MEXISTS", "made-here", *probes), dtype=bool)
+    assert redis_says[:1000].all() and redis_says[3000:4000].all()
+    assert (f.contains_many(probes) == redis_says).all()
+    with pytest.raises(Exception, match="item exists"):
+        to_redis(r, "made-here", f)
+    g = bloomsimd.Filter(100, fpr=0.01)
+    g.add("only-me")
+    to_redis(r, "made-here", g, replace=True)
+    assert r.execute_command("BF.EXISTS", "made-here", "only-me") == 1
+    assert from_redis(r, "made-here").to_bytes() == g.to_bytes()
+    f.close()
+    g.close()
