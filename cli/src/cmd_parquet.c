@@ -12,7 +12,9 @@
  * physical type: INT32/INT64 decimal, signed or unsigned (UINT_32/UINT_64
  * columns store the same bits), FLOAT/DOUBLE as strtod reads them,
  * BYTE_ARRAY the value's bytes, FIXED_LEN_BYTE_ARRAY(L) its L bytes or 2L
- * hex digits (dashes ignored: a UUID's text form). One line per value
+ * hex digits (dashes ignored: a UUID's text form). With --hex, every value
+ * of a byte-array column is hex digits, so binary values (digests, packed
+ * ids, bytes that are not text) can be given too. One line per value
  * and row group: [FILE<TAB>]ROW_GROUP<TAB>VALUE<TAB>maybe|no; row groups
  * without a filter for the column print "unknown" (the engine must read them).
  */
@@ -41,6 +43,8 @@ static void help(void)
            "      --column NAME   the column whose filters are asked\n"
            "      --values FILE   read the values from FILE, one a line ('-': standard input)\n"
            "  -c, --count         per file and row group, the count of values that may be there\n"
+           "  -x, --hex           the values are hex digits (dashes ignored): for BYTE_ARRAY and\n"
+           "                      FIXED_LEN_BYTE_ARRAY columns, binary values included\n"
            "      --json          one JSON object a line instead of the tab-separated form\n"
            "  -l, --list          list every column chunk's filter: size, bits per value, the\n"
            "                      distinct values it holds (estimated) and its FPR for them\n"
@@ -48,7 +52,8 @@ static void help(void)
            "Values are read as the column's physical type: INT32/INT64 as decimal integers\n"
            "(signed, or unsigned up to 2^32-1 / 2^64-1), FLOAT/DOUBLE as numbers, BYTE_ARRAY\n"
            "as the value's bytes, FIXED_LEN_BYTE_ARRAY(L) as L bytes or 2L hex digits\n"
-           "(dashes ignored, so a UUID can be given in its usual form).\n"
+           "(dashes ignored, so a UUID can be given in its usual form); with --hex, the\n"
+           "bytes of either as hex digits (2L of them for FIXED_LEN_BYTE_ARRAY(L)).\n"
            "Exit status: 0 if some value may be in some row group, 1 if none, 2 on error.\n"
            "Example: bloomsimd parquet events-*.parquet --column user_id 42 1234567\n");
 }
@@ -151,6 +156,22 @@ static int hex_digit(char c)
     return -1;
 }
 
+/* The bytes that text spells in hex digits (dashes skipped), into buf (at
+ * least tlen / 2 bytes). Returns their count, or -1 for a character that is
+ * neither, or an odd count of digits. */
+static long hex_bytes(const char *text, size_t tlen, uint8_t *buf)
+{
+    size_t digits = 0;
+    for (size_t i = 0; i < tlen; i++) {
+        if (text[i] == '-') continue;
+        int d = hex_digit(text[i]);
+        if (d < 0) return -1;
+        buf[digits / 2] = (uint8_t)(digits % 2 ? buf[digits / 2] | d : d << 4);
+        digits++;
+    }
+    return digits % 2 ? -1 : (long)(digits / 2);
+}
+
 /* A FIXED_LEN_BYTE_ARRAY(width) value: the text's bytes when it has exactly
  * width of them, else 2 * width hex digits (dashes skipped: 8-4-4-4-12 UUID
  * text). The two cannot be confused: hex needs more than width characters. */
@@ -171,10 +192,18 @@ static long fixed_bytes(const char *text, size_t tlen, size_t width, uint8_t *bu
     return digits == 2 * width && width > 0 ? (long)width : -1;
 }
 
+/* Whether --hex can apply to the column: its values are bytes. */
+static bool is_byte_array(const bloomsimd_parquet_column *col)
+{
+    return col->physical_type == BLOOMSIMD_PARQUET_BYTE_ARRAY ||
+           col->physical_type == BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY;
+}
+
 /* The PLAIN encoding of text for column `col` into buf (at least 16 bytes,
- * or the text's length for byte arrays). Returns its length, or -1. */
-static long encode(const bloomsimd_parquet_column *col, const char *text, size_t tlen, uint8_t *buf, uint64_t *u64,
-                   bool *is_u64)
+ * or the text's length for byte arrays). Returns its length, or -1. hex:
+ * a byte-array value given as hex digits (is_byte_array(col) holds). */
+static long encode(const bloomsimd_parquet_column *col, const char *text, size_t tlen, bool hex, uint8_t *buf,
+                   uint64_t *u64, bool *is_u64)
 {
     char *end;
     uint64_t bits;
@@ -203,9 +232,16 @@ static long encode(const bloomsimd_parquet_column *col, const char *text, size_t
         for (int b = 0; b < 4; b++) buf[b] = (uint8_t)(x >> (8 * b));
         return 4;
     }
-    case BLOOMSIMD_PARQUET_BYTE_ARRAY: memcpy(buf, text, tlen); return (long)tlen;
-    case BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY:
-        return col->type_length > 0 ? fixed_bytes(text, tlen, (size_t)col->type_length, buf) : -1;
+    case BLOOMSIMD_PARQUET_BYTE_ARRAY:
+        if (hex) return hex_bytes(text, tlen, buf);
+        memcpy(buf, text, tlen);
+        return (long)tlen;
+    case BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY: {
+        if (col->type_length <= 0) return -1;
+        if (!hex) return fixed_bytes(text, tlen, (size_t)col->type_length, buf);
+        long n = hex_bytes(text, tlen, buf); /* buf holds tlen bytes: any count a value spells */
+        return n == (long)col->type_length ? n : -1;
+    }
     default: return -1;
     }
 }
@@ -267,17 +303,25 @@ static int list_files(pq_file *files, int nfiles, bool json)
 
 /* One value against every row group of one file; prints its lines. */
 static void ask(const pq_file *pf, bool several, int64_t col, bloomsimd_filter **filters, const bool *none,
-                const char *text, size_t tlen, bool json, bool count_only, uint64_t *counts, bool *any, bool *bad)
+                const char *text, size_t tlen, bool hex, bool json, bool count_only, uint64_t *counts, bool *any,
+                bool *bad)
 {
     const bloomsimd_parquet_footer *ft = pf->footer;
     uint8_t stack[64];
     uint8_t *buf = tlen > sizeof stack ? malloc(tlen) : stack;
     uint64_t u64 = 0;
     bool is_u64;
-    long len = buf ? encode(&ft->column[col], text, tlen, buf, &u64, &is_u64) : -1;
+    long len = buf ? encode(&ft->column[col], text, tlen, hex, buf, &u64, &is_u64) : -1;
     if (len < 0) {
         const char *type = bloomsimd_parquet_type_name(ft->column[col].physical_type);
-        if (ft->column[col].physical_type == BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY)
+        if (hex && ft->column[col].physical_type == BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY)
+            cli_error("%s: '%s' is not a value of column %s (%s(%ld), --hex: %ld hex digits)", pf->path, text,
+                      ft->column[col].path, type, (long)ft->column[col].type_length,
+                      2 * (long)ft->column[col].type_length);
+        else if (hex)
+            cli_error("%s: '%s' is not a value of column %s (%s, --hex: an even number of hex digits)", pf->path,
+                      text, ft->column[col].path, type);
+        else if (ft->column[col].physical_type == BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY)
             cli_error("%s: '%s' is not a value of column %s (%s(%ld): %ld bytes or %ld hex digits)", pf->path, text,
                       ft->column[col].path, type, (long)ft->column[col].type_length,
                       (long)ft->column[col].type_length, 2 * (long)ft->column[col].type_length);
@@ -319,20 +363,22 @@ int cmd_parquet(int argc, char **argv)
                                              {"values", required_argument, NULL, 'V'},
                                              {"count", no_argument, NULL, 'c'},
                                              {"json", no_argument, NULL, 'j'},
+                                             {"hex", no_argument, NULL, 'x'},
                                              {"list", no_argument, NULL, 'l'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *column = NULL, *values_path = NULL;
-    bool count_only = false, json = false, list = false;
+    bool count_only = false, json = false, list = false, hex = false;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":clh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":clxh", longopts, NULL)) != -1) {
         switch (c) {
         case 'C': column = optarg; break;
         case 'V': values_path = optarg; break;
         case 'c': count_only = true; break;
         case 'j': json = true; break;
+        case 'x': hex = true; break;
         case 'l': list = true; break;
         case 'h': help(); return CLI_OK;
         default: return cli_bad_option(c, argv, optind, optopt);
@@ -356,6 +402,7 @@ int cmd_parquet(int argc, char **argv)
     if (!list && !column) return cli_usage_error("missing --column NAME (or --list)");
     if (!list && !values_path && first + nfiles == argc) return cli_usage_error("missing VALUE (or --values FILE)");
     if (list && column) return cli_usage_error("--list and --column: list every column, or ask one");
+    if (list && hex) return cli_usage_error("--hex is for values; --list asks none");
 
     pq_file *files = calloc((size_t)nfiles, sizeof *files);
     if (!files) return CLI_ERROR;
@@ -416,6 +463,13 @@ int cmd_parquet(int argc, char **argv)
             bad = true;
             continue;
         }
+        if (hex && !is_byte_array(&ft->column[col])) {
+            const char *type = bloomsimd_parquet_type_name(ft->column[col].physical_type);
+            cli_error("%s: --hex: column %s is %s, not a byte array (skipped)", files[i].path, column,
+                      type ? type : "of an unknown type");
+            bad = true;
+            continue;
+        }
         bloomsimd_filter **filters = calloc(ft->row_groups ? ft->row_groups : 1, sizeof *filters);
         bool *none = calloc(ft->row_groups ? ft->row_groups : 1, sizeof *none);
         uint64_t *counts = calloc(ft->row_groups ? ft->row_groups : 1, sizeof *counts);
@@ -434,13 +488,13 @@ int cmd_parquet(int argc, char **argv)
                 while ((n = getline(&line, &cap, vin)) >= 0) {
                     if (n && line[n - 1] == '\n') line[--n] = 0;
                     if (n && line[n - 1] == '\r') line[--n] = 0;
-                    ask(&files[i], nfiles > 1, col, filters, none, line, (size_t)n, json, count_only, counts, &any,
-                        &bad);
+                    ask(&files[i], nfiles > 1, col, filters, none, line, (size_t)n, hex, json, count_only, counts,
+                        &any, &bad);
                 }
             } else {
                 for (int v = first + nfiles; v < argc; v++)
-                    ask(&files[i], nfiles > 1, col, filters, none, argv[v], strlen(argv[v]), json, count_only,
-                        counts, &any, &bad);
+                    ask(&files[i], nfiles > 1, col, filters, none, argv[v], strlen(argv[v]), hex, json,
+                        count_only, counts, &any, &bad);
             }
             if (count_only)
                 for (uint32_t rg = 0; rg < ft->row_groups; rg++) {

@@ -57,6 +57,31 @@ v=$(cut -f3 <<<"$line")
 expect 0 "a negative INT64 value after --" "$BS" parquet "$FX/mixed.parquet" --column i64 -- "$v"
 equals "$(cut -f3 "$T/out" | paste -sd, -)" "$(cut -f4 <<<"$line")" "argument value: DuckDB's answers"
 
+# --hex: a byte-array column's values given as the hex digits of their bytes
+# (a UUID's text is hex already) get DuckDB's answers, row group by row group
+for pair in "mixed.parquet str" "mixed.parquet var" "types.parquet long" "nulls_fpr0001.parquet name" "types.parquet id"; do
+  read -r file column <<<"$pair"
+  if [ "$column" = id ]; then
+    cp "$file.$column.values" "$file.$column.hex"
+  else
+    /usr/bin/python3 -c 'import sys; [print(l.rstrip("\n").encode().hex()) for l in open(sys.argv[1], encoding="utf-8")]' \
+      "$file.$column.values" > "$file.$column.hex"
+  fi
+  run "$BS" parquet --hex "$FX/$file" --column "$column" --values "$file.$column.hex"
+  checks=$((checks + 1))
+  cmp -s <(cut -f1,3 "$T/out") <(cut -f1,3 "$file.$column.want") || fail "--hex $file $column: answers differ from DuckDB's"
+  equals "$(wc -l <"$T/out")" "$(wc -l <"$file.$column.want")" "--hex $file $column: a line per value and row group"
+done
+stdout_has "$(head -n 1 "types.parquet.id.hex")" "--hex: the value printed as given"
+expect 2 "--hex: an odd number of digits" "$BS" parquet --hex "$FX/mixed.parquet" --column str abc
+stderr_has "'abc' is not a value of column str (BYTE_ARRAY, --hex: an even number of hex digits)" "--hex: odd digits named"
+expect 2 "--hex: not a hex digit" "$BS" parquet -x "$FX/mixed.parquet" --column str 6g
+expect 2 "--hex: 16 raw bytes are not hex" "$BS" parquet --hex "$FX/types.parquet" --column id 0123456789abcdef
+stderr_has "(FIXED_LEN_BYTE_ARRAY(16), --hex: 32 hex digits)" "--hex: the width in digits"
+expect 2 "--hex on an INT64 column" "$BS" parquet --hex "$FX/mixed.parquet" --column i64 00
+stderr_has "--hex: column i64 is INT64, not a byte array (skipped)" "--hex: the column's type named"
+expect 2 "--hex with --list" "$BS" parquet --hex --list "$FX/mixed.parquet"
+
 # a value in no row group: exit 1
 none=$(awk -F'\t' '$1 == "mixed.parquet" && $2 == "str" && $4 == "no,no,no" { print $3; exit }' "$tsv")
 [ -n "$none" ] || fail "duckdb_probe.tsv has no str value absent from every row group"
