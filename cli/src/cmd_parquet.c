@@ -173,23 +173,17 @@ static long hex_bytes(const char *text, size_t tlen, uint8_t *buf)
 }
 
 /* A FIXED_LEN_BYTE_ARRAY(width) value: the text's bytes when it has exactly
- * width of them, else 2 * width hex digits (dashes skipped: 8-4-4-4-12 UUID
- * text). The two cannot be confused: hex needs more than width characters. */
-static long fixed_bytes(const char *text, size_t tlen, size_t width, uint8_t *buf)
+ * width of them (unless hex), else 2 * width hex digits (dashes skipped:
+ * 8-4-4-4-12 UUID text). The two cannot be confused: hex needs more than
+ * width characters. buf holds at least tlen bytes. */
+static long fixed_bytes(const char *text, size_t tlen, size_t width, bool hex, uint8_t *buf)
 {
-    if (tlen == width) {
+    if (!hex && tlen == width) {
         memcpy(buf, text, tlen);
         return (long)tlen;
     }
-    size_t digits = 0;
-    for (size_t i = 0; i < tlen; i++) {
-        if (text[i] == '-') continue;
-        int d = hex_digit(text[i]);
-        if (d < 0 || digits == 2 * width) return -1;
-        buf[digits / 2] = (uint8_t)(digits % 2 ? buf[digits / 2] | d : d << 4);
-        digits++;
-    }
-    return digits == 2 * width && width > 0 ? (long)width : -1;
+    long n = width > 0 ? hex_bytes(text, tlen, buf) : -1;
+    return n == (long)width ? n : -1;
 }
 
 /* Whether --hex can apply to the column: its values are bytes. */
@@ -199,8 +193,8 @@ static bool is_byte_array(const bloomsimd_parquet_column *col)
            col->physical_type == BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY;
 }
 
-/* The PLAIN encoding of text for column `col` into buf (at least 16 bytes,
- * or the text's length for byte arrays). Returns its length, or -1. hex:
+/* The PLAIN encoding of text for column `col` into buf (at least 16 bytes
+ * and the text's length). Returns its length, or -1. hex:
  * a byte-array value given as hex digits (is_byte_array(col) holds). */
 static long encode(const bloomsimd_parquet_column *col, const char *text, size_t tlen, bool hex, uint8_t *buf,
                    uint64_t *u64, bool *is_u64)
@@ -236,12 +230,8 @@ static long encode(const bloomsimd_parquet_column *col, const char *text, size_t
         if (hex) return hex_bytes(text, tlen, buf);
         memcpy(buf, text, tlen);
         return (long)tlen;
-    case BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY: {
-        if (col->type_length <= 0) return -1;
-        if (!hex) return fixed_bytes(text, tlen, (size_t)col->type_length, buf);
-        long n = hex_bytes(text, tlen, buf); /* buf holds tlen bytes: any count a value spells */
-        return n == (long)col->type_length ? n : -1;
-    }
+    case BLOOMSIMD_PARQUET_FIXED_LEN_BYTE_ARRAY:
+        return col->type_length > 0 ? fixed_bytes(text, tlen, (size_t)col->type_length, hex, buf) : -1;
     default: return -1;
     }
 }
