@@ -774,6 +774,20 @@ BLOOMSIMD_API size_t bloomsimd_serialized_size(const bloomsimd_filter *filter);
  * (cap < bloomsimd_serialized_size). written may be NULL. */
 BLOOMSIMD_API bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *filter, void *buf, size_t cap,
                                                    size_t *written);
+/* Writes bytes [offset, offset + len) of what bloomsimd_serialize would write
+ * into buf[0..len), and nothing else: for hosts that hand a large filter out
+ * in pieces (the Redis module's BF.SCANDUMP). A slice of the bit arrays costs
+ * a copy of its bytes; a slice that covers any of the header (the first 4096
+ * bytes of a plain filter; docs/FORMAT.md) also reads the whole filter once,
+ * for the checksums the header carries. Slices of a filter that does not
+ * change between the calls add up to bloomsimd_serialize's bytes exactly;
+ * slices taken while it changes may not, and then the reader rejects their
+ * sum (_CORRUPT). Returns BLOOMSIMD_OK (len 0: nothing written), or
+ * _INVALID_ARGUMENT (NULL filter, NULL buf with len > 0, or bytes past
+ * bloomsimd_serialized_size), _NO_MEMORY (the header of a filter with
+ * thousands of layers could not be allocated). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_serialize_range(const bloomsimd_filter *filter, uint64_t offset, void *buf,
+                                                         size_t len);
 /* Validates everything (sizes, magic, version, ids, both checksums, k and
  * block limits) before trusting anything, then builds a new filter on the
  * default kernel (see above). Returns BLOOMSIMD_OK, or _CORRUPT, _VERSION (unknown format

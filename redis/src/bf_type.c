@@ -153,6 +153,15 @@ static uint64_t get_u64(const unsigned char *p) {
     return v;
 }
 
+void bsr_encode_header(unsigned char out[BSR_HEADER_BYTES], uint64_t body_len) {
+    memset(out, 0, BSR_HEADER_BYTES);
+    memset(out + 24, BSR_HEADER_PAD, BSR_HEADER_SUM_AT - 24);
+    memcpy(out, bsr_magic, 8);
+    put_u32(out + 8, BSR_ENCODING_VERSION);
+    put_u64(out + 16, body_len);
+    put_u64(out + BSR_HEADER_SUM_AT, fnv1a64(out, BSR_HEADER_SUM_AT));
+}
+
 char *bsr_encode(const bloomsimd_filter *filter, size_t *len, bloomsimd_status *st) {
     bloomsimd_status ignored;
     if (!st) st = &ignored;
@@ -160,12 +169,7 @@ char *bsr_encode(const bloomsimd_filter *filter, size_t *len, bloomsimd_status *
     size_t body = bloomsimd_serialized_size(filter);
     if (!body || body > SIZE_MAX - BSR_HEADER_BYTES) return NULL;
     unsigned char *buf = rm_Alloc(BSR_HEADER_BYTES + body);
-    memset(buf, 0, BSR_HEADER_BYTES);
-    memset(buf + 24, BSR_HEADER_PAD, BSR_HEADER_SUM_AT - 24);
-    memcpy(buf, bsr_magic, 8);
-    put_u32(buf + 8, BSR_ENCODING_VERSION);
-    put_u64(buf + 16, body);
-    put_u64(buf + BSR_HEADER_SUM_AT, fnv1a64(buf, BSR_HEADER_SUM_AT));
+    bsr_encode_header(buf, body);
     size_t written = 0;
     *st = bloomsimd_serialize(filter, buf + BSR_HEADER_BYTES, body, &written);
     if (*st != BLOOMSIMD_OK || written != body) {

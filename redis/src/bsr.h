@@ -143,6 +143,8 @@ int bsr_reply_grow_error(RedisModuleCtx *ctx, bloomsimd_status st);
 
 typedef enum { BSR_HDR_OK, BSR_HDR_CORRUPT, BSR_HDR_NEWER } bsr_header_status;
 
+/* Writes the header of a payload whose body is body_len bytes. */
+void bsr_encode_header(unsigned char out[BSR_HEADER_BYTES], uint64_t body_len);
 /* Serialises filter into a RedisModule_Alloc'd buffer (header + body).
  * Returns NULL and sets *st (may be NULL) to the library's reason when the
  * filter cannot be serialised. */

@@ -140,3 +140,25 @@ def test_import_replicates(make_server):
     wait_for(synced(p, rc), what="replica caught up")
     assert rc.execute_command("BFX.EXPORT", "dst") == data
     assert snapshot(rc, "dst") == snapshot(p, "src")
+
+
+@pytest.mark.parametrize("reserve", [
+    ("0.01", "2000000", "NONSCALING"),         # 2.4 MB: three body chunks of 1 MB at most
+    ("0.01", "200000", "EXPANSION", "4"),      # grown to two layers, 1.9 MB: a layer crosses a chunk border
+])
+def test_scandump_chunks_are_the_exported_bytes(r, reserve):
+    r.config_set("proto-max-bulk-len", "1mb")
+    try:
+        r.execute_command("BF.RESERVE", "f", *reserve)
+        madd_many(r, "f", PRESENT + [f"more:{i}" for i in range(300000)] if reserve[-1] == "4" else PRESENT)
+        chunks, it = [], 0
+        while True:
+            it, data = r.execute_command("BF.SCANDUMP", "f", it)
+            if it == 0:
+                break
+            chunks.append(data)
+        body = b"".join(chunks[1:])  # chunk 1 is the module's own header
+        assert len(chunks) >= 3 and max(len(c) for c in chunks) <= 1 << 20
+        assert body == r.execute_command("BFX.EXPORT", "f")
+    finally:
+        r.config_set("proto-max-bulk-len", "512mb")
