@@ -5,7 +5,7 @@
  *   BFX.IMPORT key bytes [REPLACE]    -> OK
  *
  * The bytes are what every binding saves and loads (Python's to_bytes, Go's
- * MarshalBinary, Java's toBytes, the C library's bloomsimd_serialize, and the
+ * MarshalBinary, Java's writeTo, the C library's bloomsimd_serialize, and the
  * files of the `bloomsimd` command), so a filter built offline in any of them
  * can be served from Redis, and a Redis filter can be taken home, without
  * the module's own SCANDUMP header. A text item here is the same key as the

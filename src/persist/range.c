@@ -1,9 +1,9 @@
 /*
  * range.c — bytes [offset, offset + len) of what bloomsimd_serialize writes,
  * and nothing else (bloomsimd_serialize_range): for hosts that hand a large
- * filter out in pieces, such as the Redis module's BF.SCANDUMP, which before
- * serialized the whole filter for every piece (a 254 MB filter: 18 calls of
- * ~0.25 s each, every one blocking the server).
+ * filter out in pieces, such as the Redis module's BF.SCANDUMP, where
+ * serializing the whole filter for every piece costs O(filter) a piece (a
+ * 254 MB filter: 18 calls of ~0.25 s each, every one blocking the server).
  *
  * The serialized form (docs/FORMAT.md) is the header, bytes [0,
  * payload_offset), then each layer's words at layer[i].offset, zero padding
