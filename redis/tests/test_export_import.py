@@ -8,8 +8,10 @@ import subprocess
 import pytest
 import redis
 
-from conftest import Err, HOST, madd_many, wait_for
-from test_replication import synced
+from conftest import Err, madd_many, wait_for
+from test_persistence import dump
+from test_persistence import snapshot as seen_by_clients
+from test_replication import pair, synced  # noqa: F401 (pair: the fixture)
 
 PRESENT = [f"k:{i}" for i in range(3000)]
 ABSENT = [f"absent:{i}" for i in range(3000)]
@@ -27,8 +29,8 @@ def cli(pytestconfig, module_path):
 
 
 def snapshot(c, key):
-    return (c.execute_command("BF.INFO", key), c.execute_command("BF.CARD", key),
-            c.execute_command("BFX.INFO", key), c.execute_command("BF.MEXISTS", key, *PROBES))
+    """test_persistence's view (BF.INFO, BF.CARD, BF.MEXISTS, SCANDUMP) and BFX.INFO."""
+    return seen_by_clients(c, key, PROBES), c.execute_command("BFX.INFO", key)
 
 
 @pytest.mark.parametrize("reserve", [
@@ -125,12 +127,8 @@ def test_an_imported_filter_is_counted_in_used_memory(r):
     assert len(data) * 0.9 < freed < len(data) * 1.5, (len(data), freed)
 
 
-def test_import_replicates(make_server):
-    primary = make_server()
-    p = primary.client()
-    replica = make_server(extra=["--replicaof", HOST, str(primary.port)])
-    rc = replica.client()
-    wait_for(synced(p, rc), what="replica in sync")
+def test_import_replicates(pair):
+    p, rc = pair
     p.execute_command("BF.RESERVE", "src", "0.01", "300", "EXPANSION", "2")
     madd_many(p, "src", PRESENT)
     data = p.execute_command("BFX.EXPORT", "src")
@@ -151,12 +149,7 @@ def test_scandump_chunks_are_the_exported_bytes(r, reserve):
     try:
         r.execute_command("BF.RESERVE", "f", *reserve)
         madd_many(r, "f", PRESENT + [f"more:{i}" for i in range(300000)] if reserve[-1] == "4" else PRESENT)
-        chunks, it = [], 0
-        while True:
-            it, data = r.execute_command("BF.SCANDUMP", "f", it)
-            if it == 0:
-                break
-            chunks.append(data)
+        chunks = [data for _, data in dump(r, "f")]
         body = b"".join(chunks[1:])  # chunk 1 is the module's own header
         assert len(chunks) >= 3 and max(len(c) for c in chunks) <= 1 << 20
         assert body == r.execute_command("BFX.EXPORT", "f")

@@ -107,6 +107,14 @@ void bloomsimd_layers_release(const bloomsimd_filter *f)
     if (f->layers) pthread_mutex_unlock(&f->layers->lock);
 }
 
+bloomsimd_status bloomsimd_header_hold(const bloomsimd_filter *f, bloomsimd_header *h)
+{
+    bloomsimd_layers_hold(f);
+    bloomsimd_status st = bloomsimd_header_from_filter(f, 0, h);
+    if (st != BLOOMSIMD_OK) bloomsimd_layers_release(f);
+    return st;
+}
+
 bloomsimd_status bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flags, bloomsimd_header *h)
 {
     memset(h, 0, sizeof *h);

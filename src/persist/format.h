@@ -204,6 +204,11 @@ static inline uint64_t bloomsimd_le64_get(const uint8_t *p)
  * run. BLOOMSIMD_OK, or NO_MEMORY for the directory of a long chain (h then
  * needs no release). */
 bloomsimd_status bloomsimd_header_from_filter(const bloomsimd_filter *f, uint32_t state_flags, bloomsimd_header *h);
+/* bloomsimd_layers_hold(f), then bloomsimd_header_from_filter(f, 0, h): how a
+ * writer that reads the header and the payload as one snapshot starts. On
+ * failure f is released again; on success the caller releases f
+ * (bloomsimd_layers_release) and h (bloomsimd_header_release). */
+bloomsimd_status bloomsimd_header_hold(const bloomsimd_filter *f, bloomsimd_header *h);
 
 /* Where to encode h's header: `stack` when its payload_offset fits
  * BLOOMSIMD_FORMAT_HEADER_MAX, else a zeroed heap buffer (NULL: no memory).

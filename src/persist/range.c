@@ -101,12 +101,8 @@ bloomsimd_status bloomsimd_serialize_range(const bloomsimd_filter *f, uint64_t o
     bloomsimd_error_clear();
     if (!f || (!buf && len)) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", f ? "buf" : "filter");
     bloomsimd_header h;
-    bloomsimd_layers_hold(f);
-    bloomsimd_status st = bloomsimd_header_from_filter(f, 0, &h);
-    if (st != BLOOMSIMD_OK) {
-        bloomsimd_layers_release(f);
-        return st;
-    }
+    bloomsimd_status st = bloomsimd_header_hold(f, &h);
+    if (st != BLOOMSIMD_OK) return st;
     uint64_t total = bloomsimd_header_file_bytes(&h);
     if (offset > total || len > total - offset)
         st = bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "bytes %llu..%llu are past the %llu bytes of the filter",

@@ -29,12 +29,8 @@ bloomsimd_status bloomsimd_serialize(const bloomsimd_filter *f, void *buf, size_
     if (written) *written = 0;
     if (!f || !buf) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "%s is NULL", f ? "buf" : "filter");
     bloomsimd_header h;
-    bloomsimd_layers_hold(f);
-    bloomsimd_status st = bloomsimd_header_from_filter(f, 0, &h);
-    if (st != BLOOMSIMD_OK) {
-        bloomsimd_layers_release(f);
-        return st;
-    }
+    bloomsimd_status st = bloomsimd_header_hold(f, &h);
+    if (st != BLOOMSIMD_OK) return st;
     uint64_t need = bloomsimd_header_file_bytes(&h);
     if (cap < need) {
         bloomsimd_layers_release(f);
