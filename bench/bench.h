@@ -103,7 +103,16 @@ typedef struct bench_job {
     void *ctx;
     double keys;
     bool wall_clock; /* always wall time (multi-thread jobs) */
+    /* Memory flushed from every cache level before each timed call (not
+     * timed): the job's input keys, so that they stream from DRAM as a
+     * column scan's do, instead of from whichever cache the previous job or
+     * repetition left them in. NULL: nothing flushed. */
+    const void *cold;
+    size_t cold_bytes;
 } bench_job;
+/* Flushes [p, p + bytes) from every cache level (clflush on x86, dc civac on
+ * AArch64; elsewhere a no-op). */
+void bench_evict(const void *p, size_t bytes);
 void bench_measure_interleaved(const struct bench_options *o, const bench_job *jobs, size_t njobs,
                                bench_measurement *out);
 

@@ -48,7 +48,7 @@ void bench_forms_rows(const bench_options *o, const char *kernel, bloomsimd_filt
         size_t nkeys = jobs_def[j].stream == 0 ? (size_t)w->n : w->q;
         ctx[j] = (bench_op_ctx){.filter = f, .keys = keys, .nkeys = nkeys, .total = total, .batch = o->batch,
                                 .out = out, .indices = indices};
-        jobs[j] = (bench_job){jobs_def[j].fn, &ctx[j], (double)total, false};
+        jobs[j] = (bench_job){.fn = jobs_def[j].fn, .ctx = &ctx[j], .keys = (double)total, .wall_clock = false};
     }
     bench_progress(o, "%llu keys: %s insert-and-report-new and hit forms (%zu jobs)", (unsigned long long)w->n, kernel,
                    NJOBS);

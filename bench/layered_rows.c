@@ -95,7 +95,7 @@ void bench_layered_rows(const bench_options *o, const bench_workload *w)
             bool present = j >= NF;
             ctx[j] = (bench_op_ctx){.filter = f[j % NF], .keys = present ? w->present : w->absent, .nkeys = w->q,
                                     .total = w->q, .batch = o->batch, .out = out + j * o->batch};
-            jobs[j] = (bench_job){bench_op_lookup, &ctx[j], (double)w->q, false};
+            jobs[j] = (bench_job){.fn = bench_op_lookup, .ctx = &ctx[j], .keys = (double)w->q, .wall_clock = false};
         }
         if (out) {
             bench_measure_interleaved(o, jobs, 2 * NF, res);

@@ -105,7 +105,7 @@ void bench_layout_rows(const bench_options *o, const char *const *kernels, size_
                                     .total = total,
                                     .batch = o->batch,
                                     .out = out};
-            jobs[j] = (bench_job){ops_def[op].fn, &ctx[j], (double)total, false};
+            jobs[j] = (bench_job){.fn = ops_def[op].fn, .ctx = &ctx[j], .keys = (double)total, .wall_clock = false};
         }
         bench_progress(o, "%llu keys: both layouts: %s (%zu filters)", (unsigned long long)w->n, ops_def[op].op, nr);
         bench_measure_interleaved(o, jobs, nr, res);

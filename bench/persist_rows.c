@@ -88,8 +88,8 @@ static void mapped_rows(const bench_options *o, bloomsimd_filter *filled, const 
         bench_op_ctx file = heap;
         file.filter = mapped;
         file.out = out + o->batch;
-        bench_job jobs[2] = {{bench_op_lookup, &heap, (double)w->q, false},
-                               {bench_op_lookup, &file, (double)w->q, false}};
+        bench_job jobs[2] = {{.fn = bench_op_lookup, .ctx = &heap, .keys = (double)w->q, .wall_clock = false},
+                               {.fn = bench_op_lookup, .ctx = &file, .keys = (double)w->q, .wall_clock = false}};
         bench_measurement m[2];
         bench_progress(o, "persist: lookups on a mapped file vs heap (%llu keys)", (unsigned long long)w->n);
         bench_measure_interleaved(o, jobs, 2, m);
@@ -118,7 +118,7 @@ static void union_rows(const bench_options *o, bloomsimd_filter *filled, const c
     size_t bytes = bloomsimd_filter_bytes(filled);
     {
         union_ctx u = {dst, filled, copy->geometry.words, filled->geometry.words, bytes};
-        bench_job jobs[2] = {{op_union, &u, (double)bytes, false}, {op_memcpy, &u, (double)bytes, false}};
+        bench_job jobs[2] = {{.fn = op_union, .ctx = &u, .keys = (double)bytes, .wall_clock = false}, {.fn = op_memcpy, .ctx = &u, .keys = (double)bytes, .wall_clock = false}};
         bench_measurement m[2];
         bench_progress(o, "persist: union vs memcpy (%zu MiB)", bytes >> 20);
         bench_measure_interleaved(o, jobs, 2, m);

@@ -20,11 +20,17 @@ typedef struct bench_ceiling {
     unsigned ahead;         /* prefetch distance in keys: rounded up to groups of 8, <= 248 */
     unsigned to_l2;         /* 0: prefetch into L1 (prefetcht0); 1: into L2 (prefetcht1);
                              * 2: into L2, then into L1 one group before the read (the
-                             * avx512 kernel's two-level schedule) */
+                             * avx512 kernel's two-level schedule); 3: `touch` below;
+                             * 4: two passes, `hash_u64` of the batch into `scratch`,
+                             * then `touch_hashes` */
     bench_hash_fn hash_u64; /* the fastest native kernel's batch hash; NULL = portable */
     /* to_l2 == 3: the fastest kernel's own pipeline with the probe replaced by
      * a one-word read (bloomsimd_kernel.touch_u64), on this geometry */
     uint64_t (*touch)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n);
+    /* to_l2 == 4: the same pipeline over hashes (bloomsimd_kernel.touch_hashes),
+     * after hash_u64 of the batch into scratch (room for a whole batch) */
+    uint64_t (*touch_hashes)(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n);
+    uint64_t *scratch;
     const bloomsimd_geometry *geometry;
 } bench_ceiling;
 /* The library's hash (bit-exact, vectorised by the best kernel) and block

@@ -4,6 +4,7 @@
  * min and max as the spread.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +45,25 @@ bench_stats bench_summarize(double *samples, unsigned reps)
     return s;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <emmintrin.h> /* clflush, mfence: SSE2, part of the x86-64 baseline */
+#endif
+
+void bench_evict(const void *p, size_t bytes)
+{
+    if (!p || !bytes) return;
+    uintptr_t line = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + bytes;
+#if defined(__x86_64__) || defined(__i386__)
+    for (; line < end; line += 64) _mm_clflush((const void *)line);
+    _mm_mfence();
+#elif defined(__aarch64__)
+    for (; line < end; line += 64) __asm__ volatile("dc civac, %0" : : "r"(line) : "memory");
+    __asm__ volatile("dsb ish" : : : "memory");
+#else
+    (void)line, (void)end;
+#endif
+}
+
 #define MAX_REPS 1000u
 #define MAX_JOBS 32u
 
@@ -62,6 +82,7 @@ void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, si
     }
     for (unsigned r = 0; r < reps; r++) {
         for (size_t j = 0; j < njobs; j++) {
+            bench_evict(jobs[j].cold, jobs[j].cold_bytes);
             if (o->perf) bench_perf_start();
             bool wall = jobs[j].wall_clock || o->wall_clock;
             double w0 = bench_now_ns();
@@ -93,7 +114,7 @@ void bench_measure_interleaved(const bench_options *o, const bench_job *jobs, si
 
 bench_measurement bench_measure(const bench_options *o, bench_fn fn, void *ctx, double keys)
 {
-    bench_job job = {fn, ctx, keys, false};
+    bench_job job = {.fn = fn, .ctx = ctx, .keys = keys, .wall_clock = false};
     bench_measurement m;
     bench_measure_interleaved(o, &job, 1, &m);
     return m;

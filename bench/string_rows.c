@@ -172,11 +172,11 @@ void bench_string_rows(const bench_options *o, const char *kernel, bloomsimd_fil
     for (size_t s = 0; s < NWIDTHS; s++)
         for (int kind = J_OFFSETS; kind <= J_XXH_PROBE; kind++) {
             ctx[nj] = (string_ctx){o, f, &sets[s], NULL, (job_kind)kind, out, hashes};
-            jobs[nj] = (bench_job){string_job, &ctx[nj], (double)STRING_KEYS, false};
+            jobs[nj] = (bench_job){.fn = string_job, .ctx = &ctx[nj], .keys = (double)STRING_KEYS, .wall_clock = false};
             nj++;
         }
     ctx[nj] = (string_ctx){o, f, NULL, w->absent, J_U64, out, hashes};
-    jobs[nj] = (bench_job){string_job, &ctx[nj], (double)STRING_KEYS, false};
+    jobs[nj] = (bench_job){.fn = string_job, .ctx = &ctx[nj], .keys = (double)STRING_KEYS, .wall_clock = false};
     nj++;
     bench_progress(o, "%llu keys: %s string keys (%zu jobs)", (unsigned long long)w->n, kernel, nj);
     bench_measure_interleaved(o, jobs, nj, res);

@@ -178,7 +178,7 @@ void bench_thread_rows(const bench_options *o, const bench_machine *m, const cha
             size_t keys = 0;
             for (unsigned t = 0; t < jobs[j].nthreads; t++) keys += jobs[j].slice[t].total;
             jobs[j].keys = (double)keys;
-            bj[j] = (bench_job){run_threads, &jobs[j], (double)keys, true}; /* wall clock */
+            bj[j] = (bench_job){.fn = run_threads, .ctx = &jobs[j], .keys = (double)keys, .wall_clock = true}; /* wall clock */
         }
         bench_progress(o, "threads: %zu jobs (1..%u threads), %u reps", nj, T, o->reps);
         bench_measure_interleaved(o, bj, nj, res);

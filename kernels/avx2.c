@@ -494,6 +494,7 @@ AVX2_INLINE void avx2_stage(const avx2_ctx *c, const uint64_t *src, size_t i, si
 {
     size_t slot = i & AVX2_RING_MASK;
     if (count == AVX2_GROUP) {
+        if (from_keys) bloomsimd_prefetch_keys_ahead(src + i);
         for (size_t half = 0; half < AVX2_GROUP; half += 4) {
             __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + half));
             if (from_keys) h = avx2_xxh3(h, _mm256_set1_epi64x((long long)c->bitflip));
@@ -778,6 +779,11 @@ static uint64_t avx2_touch_u64(const bloomsimd_geometry *g, const uint64_t *keys
     return avx2_run(g, keys, n, 1, AVX2_TOUCH, 0, 0, BLOOMSIMD_HITS_BYTES, NULL);
 }
 
+static uint64_t avx2_touch_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
+{
+    return avx2_run(g, hashes, n, 0, AVX2_TOUCH, 0, 0, BLOOMSIMD_HITS_BYTES, NULL);
+}
+
 /* ---------------------------------------------------------------------------
  * Single keys: no pipeline and no rows (finding the process-wide rows
  * would cost an atomic load and a compare per call).
@@ -1018,4 +1024,5 @@ const bloomsimd_kernel bloomsimd_kernel_avx2 = {
     .union_words = avx2_union_words,
     .intersect_words = avx2_intersect_words,
     .touch_u64 = avx2_by_layout_touch_u64,
+    .touch_hashes = avx2_by_layout_touch_hashes,
 };

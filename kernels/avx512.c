@@ -314,6 +314,7 @@ AVX512_INLINE __m512i avx512_load_group(const uint64_t *src, size_t count)
 AVX512_INLINE void avx512_stage(const avx512_ctx *c, const uint64_t *src, size_t count, avx512_slot *slot,
                                 const int hashed, const int op)
 {
+    if (!hashed && count == AVX512_LANES) bloomsimd_prefetch_keys_ahead(src);
     __m512i v = avx512_load_group(src, count);
     __m512i h = hashed ? v : avx512_xxh3(v, c->bitflip);
     _mm512_store_si512((void *)slot->offset, avx512_block_offset(c, h));
@@ -556,6 +557,11 @@ static uint64_t avx512_touch_u64(const bloomsimd_geometry *g, const uint64_t *ke
     return avx512_run(g, keys, n, NULL, 0, AVX512_TOUCH, AVX512_COUNT, 0);
 }
 
+static uint64_t avx512_touch_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
+{
+    return avx512_run(g, hashes, n, NULL, 1, AVX512_TOUCH, AVX512_COUNT, 0);
+}
+
 /* ---- single keys ------------------------------------------------------- */
 
 /* The probe of one key, hash given: block index in scalar code (a 64-bit
@@ -795,6 +801,7 @@ const bloomsimd_kernel bloomsimd_kernel_avx512 = {
     .contains_one = avx512_by_layout_contains_one,
     .single = BLOOMSIMD_SINGLE_KEY_ENTRIES(avx512),
     .touch_u64 = avx512_by_layout_touch_u64,
+    .touch_hashes = avx512_by_layout_touch_hashes,
     .hash_keys = avx512_hash_keys,
     .hash_u64_parquet = avx512_xxh64_u64,
     .hash_keys_parquet = avx512_xxh64_keys,

@@ -74,6 +74,27 @@ typedef struct bloomsimd_geometry {
     uint32_t hash_id;          /* BLOOMSIMD_HASH_XXH3 */
 } bloomsimd_geometry;
 
+/*
+ * The fused batches (key -> hash -> probe) read their keys in order while
+ * tens of random block misses are in flight. Left to the hardware, a key
+ * line that misses the caches is a demand load queued behind those misses,
+ * and the group's hash, block address and prefetch wait for it: the probe
+ * pipeline stalls once the keys stream from memory (a column scan, a NumPy
+ * array), as the caller's own two-pass path (hash a chunk, then probe the
+ * hashes) does not. So each full group of keys staged also prefetches the
+ * key line BLOOMSIMD_KEYS_AHEAD keys (2 KiB) further on into L1: one
+ * prefetch per 8 keys. docs/kernels/pipeline.md has the measurements.
+ */
+#define BLOOMSIMD_KEYS_AHEAD 256u
+
+/* Prefetch the key line BLOOMSIMD_KEYS_AHEAD keys past `keys`. The address
+ * may be past the end of the array: a prefetch never faults, and it is
+ * computed on integers so that no out-of-bounds pointer is formed. */
+static inline void bloomsimd_prefetch_keys_ahead(const uint64_t *keys)
+{
+    __builtin_prefetch((const void *)((uintptr_t)keys + 8u * BLOOMSIMD_KEYS_AHEAD), 0, 3);
+}
+
 /* Bytes of one block of `layout` (64 for block512, 32 for split256). */
 static inline uint32_t bloomsimd_layout_block_bytes(uint32_t layout)
 {
@@ -163,6 +184,10 @@ typedef struct bloomsimd_kernel {
      * probing it reads ONE 64-bit word (the first) of each key's block.
      * Returns the sum of the words read, so the reads cannot be dropped. */
     uint64_t (*touch_u64)(const bloomsimd_geometry *g, const uint64_t *keys, size_t n);
+    /* Optional, with touch_u64: the same over hashes (hash_u64's output), so
+     * the bench's floor can also be the two-pass form (hash a batch, then
+     * touch), whichever is faster on the CPU at hand. */
+    uint64_t (*touch_hashes)(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n);
 } bloomsimd_kernel;
 
 #endif /* BLOOMSIMD_KERNEL_H */

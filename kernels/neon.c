@@ -328,6 +328,7 @@ NEON_INLINE void neon_prefetch(const uint32_t *block, bool for_write)
 NEON_INLINE void neon_stage(const bloomsimd_geometry *g, const uint64_t *src, size_t from, size_t end, neon_ring *ring,
                             bool prehashed, bool for_write)
 {
+    if (!prehashed && end - from == NEON_GROUP) bloomsimd_prefetch_keys_ahead(src + from);
     for (size_t i = from; i < end; i++) {
         uint64_t v;
         memcpy(&v, src + i, sizeof v); /* keys may be under-aligned */

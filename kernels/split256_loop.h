@@ -25,7 +25,7 @@
  * SPLIT256_LOOP_CONCURRENT_READS (1:
  * lookups on a concurrent filter pass concurrent = 1 to the test hooks). The header defines the batch entries
  * split256_simd_add_hashes, _add_u64, _contains_hashes, _contains_u64,
- * _add_new_hashes, _add_new_u64 and _touch_u64 for
+ * _add_new_hashes, _add_new_u64, _touch_u64 and _touch_hashes for
  * BLOOMSIMD_BY_LAYOUT(P, split256_simd); the single-key entries
  * split256_simd_add_one / _contains_one are the kernel's own.
  *
@@ -156,6 +156,7 @@ SPLIT256_INLINE void split256_loop_stage(const split256_ctx *c, const uint64_t *
 {
     size_t slot = i & SPLIT256_LOOP_RING_MASK;
     if (count == SPLIT256_LOOP_GROUP) {
+        if (from_keys) bloomsimd_prefetch_keys_ahead(src + i);
         split256_simd_stage8(c, src + i, r->hash + slot, r->block + slot, from_keys);
         return;
     }
@@ -366,6 +367,11 @@ static size_t split256_simd_add_new_u64(const bloomsimd_geometry *g, const uint6
 static inline uint64_t split256_simd_touch_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
 {
     return split256_loop_run(g, keys, n, 1, SPLIT256_TOUCH, 0, BLOOMSIMD_HITS_BYTES, NULL);
+}
+
+static inline uint64_t split256_simd_touch_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
+{
+    return split256_loop_run(g, hashes, n, 0, SPLIT256_TOUCH, 0, BLOOMSIMD_HITS_BYTES, NULL);
 }
 
 #endif /* BLOOMSIMD_SPLIT256_LOOP_H */

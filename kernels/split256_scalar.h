@@ -189,6 +189,11 @@ static inline uint64_t split256_scalar_touch_u64(const bloomsimd_geometry *g, co
     {                                                                                                               \
         if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_touch_u64(g, keys, n);                               \
         return P##_touch_u64(g, keys, n);                                                                           \
+    }                                                                                                               \
+    static uint64_t P##_by_layout_touch_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)       \
+    {                                                                                                               \
+        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_touch_hashes(g, hashes, n);                          \
+        return P##_touch_hashes(g, hashes, n);                                                                      \
     }
 
 #endif /* BLOOMSIMD_SPLIT256_SCALAR_H */

@@ -346,6 +346,7 @@ SSE42_INLINE void sse42_prefetch(const uint32_t *block, bool for_write)
 SSE42_INLINE void sse42_stage(const bloomsimd_geometry *g, const uint64_t *src, size_t from, size_t end,
                               sse42_ring *ring, bool prehashed, bool for_write)
 {
+    if (!prehashed && end - from == SSE42_GROUP) bloomsimd_prefetch_keys_ahead(src + from);
     for (size_t i = from; i < end; i++) {
         uint64_t v;
         memcpy(&v, src + i, sizeof v); /* keys may be under-aligned */

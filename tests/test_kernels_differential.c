@@ -305,6 +305,15 @@ Test(differential, touch_u64_reads_the_first_word_of_each_keys_block)
                 want += bloomsimd_block_index(bloomsimd_xxh3_u64(keys[i], f->geometry.hash_bitflip), blocks[gi]) + 1;
             cr_assert_eq(kernel->touch_u64(&f->geometry, keys, n), want, "blocks=%llu n=%zu",
                          (unsigned long long)blocks[gi], n);
+            /* the two-pass form of the bench's floor: the same blocks from the kernel's own hashes */
+            if (kernel->touch_hashes) {
+                uint64_t *hashes = malloc((n ? n : 1) * sizeof *hashes);
+                cr_assert_not_null(hashes);
+                kernel->hash_u64(f->geometry.hash_bitflip, keys, n, hashes);
+                cr_assert_eq(kernel->touch_hashes(&f->geometry, hashes, n), want, "touch_hashes: blocks=%llu n=%zu",
+                             (unsigned long long)blocks[gi], n);
+                free(hashes);
+            }
         }
         bloomsimd_destroy(f);
     }
