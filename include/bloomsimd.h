@@ -162,6 +162,24 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  * only, never layered. A create-time option: files record it as their hash
  * (hash 2), and bloomsimd_info.flags reports it. */
 #define BLOOMSIMD_PARQUET 0x4u
+/*
+ * How 64-bit keys are hashed (the *_u64 calls; byte keys are XXH3 either
+ * way). A create-time option; files record it as their hash (docs/FORMAT.md),
+ * and bloomsimd_info.flags reports the one a filter uses.
+ *   BLOOMSIMD_U64_XXH3  XXH3_64bits_withSeed of the key's 8 little-endian
+ *                       bytes (hash 1): a 64-bit key and the same 8 bytes as
+ *                       a byte key are the same key. The default.
+ *   BLOOMSIMD_U64_MUM   one 64x64 -> 128-bit multiply of two seeded words of
+ *                       the key and one 64-bit multiply (hash 3,
+ *                       kernels/layout.h section 1): fewer instructions and a
+ *                       shorter latency than XXH3, and the same FPR as XXH3
+ *                       on sequential, strided, Snowflake-style and IPv4 ids
+ *                       (tests/test_hash_quality.c). A 64-bit key is then not
+ *                       the same key as its 8 bytes given as a byte key.
+ * At most one of the two; neither with BLOOMSIMD_PARQUET (its own hash).
+ */
+#define BLOOMSIMD_U64_XXH3 0x8u
+#define BLOOMSIMD_U64_MUM 0x10u
 
 /*
  * Options for bloomsimd_create_with. Zero-initialise, then set what you need:
@@ -181,8 +199,8 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *   kernel    "scalar", "sse42", "avx2", "avx512", "neon" (in any case), or
  *             NULL for the best this CPU runs (or the BLOOMSIMD_KERNEL
  *             environment variable, also in any case).
- *   flags     a combination of BLOOMSIMD_CONCURRENT, BLOOMSIMD_NO_HUGEPAGES and
- *             BLOOMSIMD_PARQUET.
+ *   flags     a combination of BLOOMSIMD_CONCURRENT, BLOOMSIMD_NO_HUGEPAGES,
+ *             BLOOMSIMD_PARQUET, and BLOOMSIMD_U64_XXH3 or BLOOMSIMD_U64_MUM.
  *
  * Layered filters (one handle; every call below works on them):
  *   growth      scalable filter (docs/SCALABLE.md). 0 = fixed size; >= 1 =
@@ -585,7 +603,8 @@ typedef struct bloomsimd_info {
     uint64_t seed;
     uint64_t memory_bytes; /* bytes of the bit array(s) */
     const char *kernel;    /* name of the kernel this filter runs */
-    uint32_t flags;
+    uint32_t flags;        /* as created, with exactly one hash flag: BLOOMSIMD_PARQUET,
+                              BLOOMSIMD_U64_XXH3 or BLOOMSIMD_U64_MUM (also for a loaded file) */
     uint32_t growth;       /* options.growth (0 = fixed size) */
     double tightening;     /* scalable filters: r of the geometric schedule, 0 for the budget schedule (the default) */
     uint32_t layers;       /* 1 for plain filters; layers of a scalable filter; generations of a window */

@@ -56,6 +56,9 @@ enum {
 #define BLOOMSIMD_HASH_XXH3 1u
 /* Parquet's: XXH64 seed 0 of the PLAIN encoding (BLOOMSIMD_PARQUET filters, split256). */
 #define BLOOMSIMD_HASH_PARQUET_XXH64 2u
+/* BLOOMSIMD_U64_MUM: 64-bit keys by bloomsimd_mum_u64 (layout.h section 1)
+ * with the geometry's mum_a / mum_b; byte keys XXH3, as hash 1. */
+#define BLOOMSIMD_HASH_MUM 3u
 
 /*
  * Everything a kernel needs to probe or set one filter. The core fills it at
@@ -69,9 +72,10 @@ typedef struct bloomsimd_geometry {
                                   section 3); split256: NULL */
     uint32_t k;                /* block512: 1 .. 16; split256: 8 */
     uint64_t hash_bitflip;     /* seed-derived XXH3 constant, see bloomsimd_xxh3_u64 */
+    uint64_t mum_a, mum_b;     /* hash 3: the seed-derived words of bloomsimd_mum_u64 */
     bool concurrent;           /* inserts must use atomic ORs (BLOOMSIMD_CONCURRENT) */
     uint32_t layout;           /* BLOOMSIMD_LAYOUT_BLOCK512 (layout.h) or _SPLIT256 (layout_split256.h) */
-    uint32_t hash_id;          /* BLOOMSIMD_HASH_XXH3 */
+    uint32_t hash_id;          /* BLOOMSIMD_HASH_XXH3, _PARQUET_XXH64 or _MUM */
 } bloomsimd_geometry;
 
 /*
@@ -114,6 +118,9 @@ typedef struct bloomsimd_single_key {
     /* key -> XXH3 (bloomsimd_xxh3_u64 with g->hash_bitflip) -> probe; add returns BLOOMSIMD_OK */
     bloomsimd_status (*add_u64)(const bloomsimd_geometry *g, uint64_t key);
     bool (*contains_u64)(const bloomsimd_geometry *g, uint64_t key);
+    /* key -> bloomsimd_mum_u64 (hash 3) -> probe */
+    bloomsimd_status (*add_u64_mum)(const bloomsimd_geometry *g, uint64_t key);
+    bool (*contains_u64_mum)(const bloomsimd_geometry *g, uint64_t key);
     /* an already-hashed key (byte keys; Parquet's XXH64) */
     bloomsimd_status (*add_hash)(const bloomsimd_geometry *g, uint64_t hash);
     bool (*contains_hash)(const bloomsimd_geometry *g, uint64_t hash);
@@ -135,6 +142,10 @@ typedef struct bloomsimd_kernel {
 
     /* hashes[i] = XXH3_64bits_withSeed(&keys[i], 8, seed) (keys as LE bytes). */
     void (*hash_u64)(uint64_t hash_bitflip, const uint64_t *keys, size_t n, uint64_t *hashes);
+    /* The fused key entries below (add_u64, contains_u64, add_new_u64,
+     * touch_u64) hash with XXH3 (hash 1) only; filters of another hash
+     * (Parquet's, mum) hash a chunk in the core and call the *_hashes
+     * entries (src/u64_keys.c), so a hash is not a kernel's worth of code. */
     /* Insert / look up pre-computed hashes. Lookups write `out` in `form`
      * (above) and return the count of hits. */
     void (*add_hashes)(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n);

@@ -8,8 +8,8 @@
  *   P##_single_block512_{add,contains}_{u64,hash}
  *   P##_single_split256_{add,contains}_{u64,hash}
  * and BLOOMSIMD_SINGLE_KEY_ENTRIES(P) is the kernel table's initializer of
- * `single`. The u64 forms hash with bloomsimd_xxh3_u64 (kernels/layout.h) in
- * general registers: for one key, the scalar multiply chain is shorter than
+ * `single`. The u64 forms hash with bloomsimd_xxh3_u64, the _mum forms with
+ * bloomsimd_mum_u64 (kernels/layout.h), in general registers: for one key, the scalar multiply chain is shorter than
  * moving the key into a vector register and back.
  */
 #ifndef BLOOMSIMD_SINGLE_KEY_H
@@ -36,6 +36,15 @@
     static bool P##_single_##L##_contains_u64(const bloomsimd_geometry *g, uint64_t key)                            \
     {                                                                                                               \
         return PROBE##_contains_one(g, bloomsimd_xxh3_u64(key, g->hash_bitflip));                                   \
+    }                                                                                                               \
+    static bloomsimd_status P##_single_##L##_add_u64_mum(const bloomsimd_geometry *g, uint64_t key)                 \
+    {                                                                                                               \
+        PROBE##_add_one(g, bloomsimd_mum_u64(key, g->mum_a, g->mum_b));                                             \
+        return BLOOMSIMD_OK;                                                                                        \
+    }                                                                                                               \
+    static bool P##_single_##L##_contains_u64_mum(const bloomsimd_geometry *g, uint64_t key)                        \
+    {                                                                                                               \
+        return PROBE##_contains_one(g, bloomsimd_mum_u64(key, g->mum_a, g->mum_b));                                 \
     }
 
 #define BLOOMSIMD_SINGLE_KEY(P, S)                                                                                  \
@@ -45,6 +54,8 @@
 #define BLOOMSIMD_SINGLE_KEY_SLOT(P, L)                                                                             \
     {.add_u64 = P##_single_##L##_add_u64,                                                                           \
      .contains_u64 = P##_single_##L##_contains_u64,                                                                 \
+     .add_u64_mum = P##_single_##L##_add_u64_mum,                                                                   \
+     .contains_u64_mum = P##_single_##L##_contains_u64_mum,                                                         \
      .add_hash = P##_single_##L##_add_hash,                                                                         \
      .contains_hash = P##_single_##L##_contains_hash}
 

@@ -39,10 +39,7 @@ bloomsimd_status bloomsimd_add_new_batch_u64(bloomsimd_filter *f, const uint64_t
     if (n == 0) return BLOOMSIMD_OK;
     if (!keys) return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT, "keys is NULL with n %zu", n);
     if (f->layers) return layered(f, keys, true, n, out, new_count);
-    return finish(f,
-                  bloomsimd_is_parquet(f) ? bloomsimd_parquet_add_new_u64(f, keys, n, out)
-                                          : f->kernel->add_new_u64(&f->geometry, keys, n, out),
-                  new_count);
+    return finish(f, bloomsimd_u64_add_new(f, keys, n, out), new_count);
 }
 
 bloomsimd_status bloomsimd_add_new_hashes(bloomsimd_filter *f, const uint64_t *hashes, size_t n, uint8_t *out,

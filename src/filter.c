@@ -27,8 +27,13 @@ bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, const bloomsimd_geom
     f->fd = -1;
     f->kernel = kernel;
     f->seed = seed;
-    /* a Parquet file records its hash, not the option: the flag follows the hash */
-    f->flags = shape->hash_id == BLOOMSIMD_HASH_PARQUET_XXH64 ? flags | BLOOMSIMD_PARQUET : flags & ~BLOOMSIMD_PARQUET;
+    /* a file records its hash, not the option: the hash flags follow the hash */
+    f->flags = flags & ~(BLOOMSIMD_PARQUET | BLOOMSIMD_U64_XXH3 | BLOOMSIMD_U64_MUM);
+    switch (shape->hash_id) {
+    case BLOOMSIMD_HASH_PARQUET_XXH64: f->flags |= BLOOMSIMD_PARQUET; break;
+    case BLOOMSIMD_HASH_MUM: f->flags |= BLOOMSIMD_U64_MUM; break;
+    default: f->flags |= BLOOMSIMD_U64_XXH3; break;
+    }
     f->geometry.nblocks = shape->blocks;
     f->geometry.k = shape->k;
     f->geometry.layout = shape->layout;
@@ -36,6 +41,8 @@ bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *f, const bloomsimd_geom
     /* split256 uses every word: no selection table */
     f->geometry.select = shape->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? NULL : bloomsimd_select_tables[shape->k - 1];
     f->geometry.hash_bitflip = bloomsimd_xxh3_bitflip(seed);
+    f->geometry.mum_a = bloomsimd_mum_word(seed, BLOOMSIMD_MUM_SALT_A);
+    f->geometry.mum_b = bloomsimd_mum_word(seed, BLOOMSIMD_MUM_SALT_B);
     bloomsimd_xxh3_params_init(&f->xxh3, seed);
     f->geometry.concurrent = (flags & BLOOMSIMD_CONCURRENT) != 0;
     bloomsimd_bind_single_key(f);

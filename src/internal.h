@@ -101,8 +101,20 @@ typedef struct bloomsimd_geometry_choice {
     uint64_t blocks;
     uint32_t k;
     uint32_t layout;  /* BLOOMSIMD_LAYOUT_BLOCK512 or _SPLIT256, never 0 */
-    uint32_t hash_id; /* BLOOMSIMD_HASH_XXH3 */
+    uint32_t hash_id; /* BLOOMSIMD_HASH_XXH3, _PARQUET_XXH64 or _MUM */
 } bloomsimd_geometry_choice;
+
+/* The hash of new filters whose flags name none (BLOOMSIMD_U64_XXH3 or _MUM). */
+#define BLOOMSIMD_DEFAULT_HASH BLOOMSIMD_HASH_XXH3
+
+/* The hash a new filter's flags ask for (validated by sizing: at most one). */
+static inline uint32_t bloomsimd_hash_of_flags(uint32_t flags)
+{
+    if (flags & BLOOMSIMD_PARQUET) return BLOOMSIMD_HASH_PARQUET_XXH64;
+    if (flags & BLOOMSIMD_U64_MUM) return BLOOMSIMD_HASH_MUM;
+    if (flags & BLOOMSIMD_U64_XXH3) return BLOOMSIMD_HASH_XXH3;
+    return BLOOMSIMD_DEFAULT_HASH;
+}
 
 /* Sizing of kernels/layout.h section 6 (and layout_split256.h section 5),
  * with the overrides of bloomsimd_options: options.layout 0 resolves to the
@@ -210,19 +222,32 @@ static inline bool bloomsimd_is_parquet(const bloomsimd_filter *f)
 /* A 64-bit key's hash under the filter's hash (what single-key calls probe). */
 static inline uint64_t bloomsimd_key_hash_u64(const bloomsimd_filter *f, uint64_t key)
 {
-    return bloomsimd_is_parquet(f) ? bloomsimd_xxh64_u64(key) : bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip);
+    switch (f->geometry.hash_id) {
+    case BLOOMSIMD_HASH_PARQUET_XXH64: return bloomsimd_xxh64_u64(key);
+    case BLOOMSIMD_HASH_MUM: return bloomsimd_mum_u64(key, f->geometry.mum_a, f->geometry.mum_b);
+    default: return bloomsimd_xxh3_u64(key, f->geometry.hash_bitflip);
+    }
 }
+
+/* ---- 64-bit keys under every hash (u64_keys.c) ---- */
+/* The kernels fuse hash 1 (XXH3) into their pipelines; the other hashes are
+ * hashed a chunk at a time and probed through the *_hashes entries. */
+static inline bool bloomsimd_u64_fused(const bloomsimd_filter *f)
+{
+    return f->geometry.hash_id == BLOOMSIMD_HASH_XXH3;
+}
+/* hashes[i] = the filter's hash of keys[i]. */
+void bloomsimd_u64_hash(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint64_t *hashes);
+/* The batched u64 calls of one plain bit array (a filter or one layer). */
+void bloomsimd_u64_add(const bloomsimd_filter *f, const uint64_t *keys, size_t n);
+size_t bloomsimd_u64_lookup(const bloomsimd_filter *f, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
+                            void *out);
+size_t bloomsimd_u64_add_new(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint8_t *out);
 
 /* XXH64 seed 0 of a byte key (libxxhash). */
 uint64_t bloomsimd_parquet_hash_bytes(const void *key, size_t len);
 /* hashes[i] = bloomsimd_xxh64_u64(keys[i]), by the filter's kernel when it has a vector XXH64. */
 void bloomsimd_parquet_hash_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint64_t *hashes);
-/* The batched u64 calls of a Parquet filter: hashed a chunk at a time, then
- * probed by the kernel's pre-hashed entries (the same blocks and bits). */
-void bloomsimd_parquet_add_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n);
-size_t bloomsimd_parquet_lookup_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
-                                    void *out);
-size_t bloomsimd_parquet_add_new_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint8_t *out);
 /* Byte keys first .. first+count-1 of a validated view, hashed with XXH64. */
 void bloomsimd_parquet_hash_keys(const bloomsimd_keys *v, size_t first, size_t count, uint64_t *hashes);
 

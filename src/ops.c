@@ -53,10 +53,7 @@ uint64_t bloomsimd_hash(const bloomsimd_filter *f, const void *key, size_t len)
 void bloomsimd_hash_batch_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint64_t *hashes)
 {
     if (!f || !keys || !hashes) return;
-    if (bloomsimd_is_parquet(f))
-        bloomsimd_parquet_hash_u64(f, keys, n, hashes);
-    else
-        f->kernel->hash_u64(f->geometry.hash_bitflip, keys, n, hashes);
+    bloomsimd_u64_hash(f, keys, n, hashes);
 }
 
 /* One key: a NULL check and a tail jump into the set bound to f
@@ -101,10 +98,7 @@ bloomsimd_status bloomsimd_add_batch_u64(bloomsimd_filter *f, const uint64_t *ke
         size_t counted;
         return bloomsimd_layered_insert(f, keys, true, n, NULL, &counted, false);
     }
-    if (bloomsimd_is_parquet(f))
-        bloomsimd_parquet_add_u64(f, keys, n);
-    else
-        f->kernel->add_u64(&f->geometry, keys, n);
+    bloomsimd_u64_add(f, keys, n);
     return BLOOMSIMD_OK;
 }
 

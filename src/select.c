@@ -26,8 +26,7 @@ size_t bloomsimd_lookup_u64(const bloomsimd_filter *f, const uint64_t *keys, siz
                             void *out)
 {
     if (f->layers) return bloomsimd_layered_lookup(f, keys, true, n, form, out);
-    if (bloomsimd_is_parquet(f)) return bloomsimd_parquet_lookup_u64(f, keys, n, form, out);
-    return f->kernel->contains_u64(&f->geometry, keys, n, form, out);
+    return bloomsimd_u64_lookup(f, keys, n, form, out);
 }
 
 /* One chunk's answers (in bytes) written in `form` at keys base.. of the whole batch. */

@@ -6,7 +6,7 @@
  * depends on is set: the kernel and layout (bloomsimd_filter_init), the
  * layers of a scalable filter or a window (layers/create.c), and read-only
  * access (persist/map.c, parquet/mode.c; bloomsimd_filter_set_read_only).
- * A plain writable XXH3 filter gets its kernel's fused hash-and-probe
+ * A plain writable XXH3 or mum filter gets its kernel's fused hash-and-probe
  * (kernels/single_key.h); the other cases get the functions below, which find
  * their filter from the geometry (the filter's first member).
  */
@@ -71,6 +71,10 @@ static bool layered_contains_u64(const bloomsimd_geometry *g, uint64_t key)
 void bloomsimd_bind_single_key(bloomsimd_filter *f)
 {
     bloomsimd_single_key s = *kernel_entries(f);
+    if (f->geometry.hash_id == BLOOMSIMD_HASH_MUM) {
+        s.add_u64 = s.add_u64_mum;
+        s.contains_u64 = s.contains_u64_mum;
+    }
     if (bloomsimd_is_parquet(f)) {
         s.add_u64 = parquet_add_u64;
         s.contains_u64 = parquet_contains_u64;

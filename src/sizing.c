@@ -71,11 +71,18 @@ static uint64_t fewest_blocks(fpr_model model, uint64_t capacity, double p, uint
 
 static bloomsimd_status validate(const bloomsimd_options *o, double *p)
 {
-    if (o->flags & ~(BLOOMSIMD_KNOWN_FLAGS | BLOOMSIMD_PARQUET))
+    const uint32_t hash_flags = BLOOMSIMD_PARQUET | BLOOMSIMD_U64_XXH3 | BLOOMSIMD_U64_MUM;
+    if (o->flags & ~(BLOOMSIMD_KNOWN_FLAGS | hash_flags))
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
                               "unknown flags 0x%x (known: BLOOMSIMD_CONCURRENT 0x1, BLOOMSIMD_NO_HUGEPAGES 0x2, "
-                              "BLOOMSIMD_PARQUET 0x4)",
-                              (unsigned)(o->flags & ~(BLOOMSIMD_KNOWN_FLAGS | BLOOMSIMD_PARQUET)));
+                              "BLOOMSIMD_PARQUET 0x4, BLOOMSIMD_U64_XXH3 0x8, BLOOMSIMD_U64_MUM 0x10)",
+                              (unsigned)(o->flags & ~(BLOOMSIMD_KNOWN_FLAGS | hash_flags)));
+    uint32_t hashes = o->flags & hash_flags;
+    if (hashes & (hashes - 1))
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "flags 0x%x name %s: a filter has one hash (BLOOMSIMD_PARQUET, BLOOMSIMD_U64_XXH3 or "
+                              "BLOOMSIMD_U64_MUM)",
+                              (unsigned)o->flags, (o->flags & BLOOMSIMD_PARQUET) ? "Parquet's hash and another" : "two hashes");
     if (o->flags & BLOOMSIMD_PARQUET) {
         /* Parquet's filter is split256 hashed with XXH64 seed 0, nothing else */
         if (o->layout != BLOOMSIMD_LAYOUT_DEFAULT && o->layout != BLOOMSIMD_LAYOUT_SPLIT256)
@@ -161,7 +168,7 @@ bloomsimd_status bloomsimd_choose_geometry(const bloomsimd_options *o, bloomsimd
      * follows every sizing; here it only means no kernel default. */
     choice->layout = (o->flags & BLOOMSIMD_PARQUET) ? BLOOMSIMD_LAYOUT_SPLIT256
                                                     : bloomsimd_resolve_layout(o, bloomsimd_kernel_lookup(o->kernel));
-    choice->hash_id = (o->flags & BLOOMSIMD_PARQUET) ? BLOOMSIMD_HASH_PARQUET_XXH64 : BLOOMSIMD_HASH_XXH3;
+    choice->hash_id = bloomsimd_hash_of_flags(o->flags);
 
     if (choice->layout == BLOOMSIMD_LAYOUT_SPLIT256) {
         st = choose_split256(o, p, choice, target_fpr);

@@ -18,6 +18,10 @@ bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *f, bloomsimd_view *v
     if (bloomsimd_is_parquet(f))
         return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
                               "a Parquet filter (XXH64) has no view: bindings use the C calls for it");
+    if (f->geometry.hash_id != BLOOMSIMD_HASH_XXH3)
+        return bloomsimd_fail(BLOOMSIMD_ERR_INVALID_ARGUMENT,
+                              "a filter of hash %u has no view (it promises XXH3): bindings use the C calls for it",
+                              (unsigned)f->geometry.hash_id);
     *view = (bloomsimd_view){
         .blocks = f->geometry.words,
         .nblocks = f->geometry.nblocks,

@@ -50,7 +50,8 @@ static void check_clone_and_divergence(int kind, const char *kernel, uint32_t fl
     cr_assert_neq(copy, src);
     test_assert_same_filter(src, copy, what);
     cr_assert_str_eq(info_of(copy).kernel, kernel, "%s", what);
-    cr_assert_eq(info_of(copy).flags, flags, "%s", what);
+    cr_assert_eq(info_of(copy).flags, info_of(src).flags, "%s", what);
+    cr_assert_eq(info_of(copy).flags & flags, flags, "%s", what);
 
     /* keys into the copy do not reach the source, and back */
     size_t src_len, copy_len;

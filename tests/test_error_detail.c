@@ -72,6 +72,10 @@ Test(error_detail, create_options_name_the_value_and_the_limit)
     expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT, "k 17 is above the maximum 16");
     o = (bloomsimd_options){.capacity = 1000, .flags = 0x80};
     expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT, "unknown flags 0x80");
+    o = (bloomsimd_options){.capacity = 1000, .flags = BLOOMSIMD_U64_XXH3 | BLOOMSIMD_U64_MUM};
+    expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT, "flags 0x18 name two hashes: a filter has one hash");
+    o = (bloomsimd_options){.capacity = 1000, .flags = BLOOMSIMD_PARQUET | BLOOMSIMD_U64_MUM};
+    expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT, "flags 0x14 name Parquet's hash and another");
     o = (bloomsimd_options){.capacity = 1000, .tightening = 0.5};
     expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT, "tightening 0.5 without growth");
     o = (bloomsimd_options){.capacity = 1000, .generations = 65};
@@ -247,10 +251,11 @@ Test(error_detail, serialized_inputs_say_what_is_wrong)
     expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_CORRUPT,
                  "the filter: k 5 in layout 3 (split256), which sets exactly 8 bits per key");
     bloomsimd_le32_put(buf + BLOOMSIMD_HDR_LAYOUT_ID, 2);
-    bloomsimd_le32_put(buf + BLOOMSIMD_HDR_HASH_ID, 3);
+    bloomsimd_le32_put(buf + BLOOMSIMD_HDR_HASH_ID, 4);
     bloomsimd_header_reseal(buf);
     expect_input(buf, FILE_BYTES, BLOOMSIMD_ERR_VERSION,
-                 "hash 3 is unknown to this library (it reads hash 1, XXH3_64bits_withSeed, and 2, Parquet's XXH64)");
+                 "hash 4 is unknown to this library (it reads hash 1, XXH3_64bits_withSeed, 2, Parquet's XXH64, and "
+                 "3, mum for 64-bit keys)");
     /* Parquet's hash is only ever written with its layout */
     bloomsimd_le32_put(buf + BLOOMSIMD_HDR_HASH_ID, 2);
     bloomsimd_header_reseal(buf);

@@ -72,7 +72,12 @@ Test(errors, unknown_flags)
 {
     bloomsimd_options o = {.capacity = 1000, .fpr = 0.01, .flags = 0x80000000u};
     expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT);
-    o.flags = (BLOOMSIMD_KNOWN_FLAGS | BLOOMSIMD_PARQUET) + 1u; /* the lowest bit no flag uses */
+    o.flags = (BLOOMSIMD_KNOWN_FLAGS | BLOOMSIMD_PARQUET | BLOOMSIMD_U64_XXH3 | BLOOMSIMD_U64_MUM) + 1u; /* the lowest bit no flag uses */
+    expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    /* one hash a filter */
+    o.flags = BLOOMSIMD_U64_XXH3 | BLOOMSIMD_U64_MUM;
+    expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT);
+    o.flags = BLOOMSIMD_PARQUET | BLOOMSIMD_U64_XXH3;
     expect_options(&o, BLOOMSIMD_ERR_INVALID_ARGUMENT);
 }
 

@@ -170,7 +170,7 @@ static void layout_one(uint8_t *h) { bloomsimd_le32_put(h + 16, 1); }
 static void layout_four(uint8_t *h) { bloomsimd_le32_put(h + 16, 4); }
 /* layout 3 (split256) is known, but sets exactly 8 bits: the file's k is not 8 */
 static void layout_three_k(uint8_t *h) { bloomsimd_le32_put(h + 16, 3); }
-static void hash_three(uint8_t *h) { bloomsimd_le32_put(h + 20, 3); }
+static void hash_four(uint8_t *h) { bloomsimd_le32_put(h + 20, 4); }
 /* Parquet's hash (2) on a block512 filter: never written, so corrupt */
 static void hash_two(uint8_t *h) { bloomsimd_le32_put(h + 20, 2); }
 static void state_unknown(uint8_t *h) { bloomsimd_le32_put(h + 44, 0x80); }
@@ -206,7 +206,7 @@ Test(persist_corrupt, each_header_field_out_of_range_is_rejected)
     expect_field(layout_one, BLOOMSIMD_ERR_VERSION, "layout id 1 (retired: such filters must be rebuilt)");
     expect_field(layout_four, BLOOMSIMD_ERR_VERSION, "layout id 4");
     expect_field(layout_three_k, BLOOMSIMD_ERR_CORRUPT, "layout id 3 with a k other than 8");
-    expect_field(hash_three, BLOOMSIMD_ERR_VERSION, "hash id 3");
+    expect_field(hash_four, BLOOMSIMD_ERR_VERSION, "hash id 4");
     expect_field(hash_two, BLOOMSIMD_ERR_CORRUPT, "hash id 2 on layout 2");
     expect_field(state_unknown, BLOOMSIMD_ERR_VERSION, "unknown state flag");
     expect_field(filter_flags_unknown, BLOOMSIMD_ERR_VERSION, "unknown filter flag");

@@ -344,7 +344,7 @@ Test(persist_file, a_saved_concurrent_filter_loads_concurrent)
     cr_assert_eq(bloomsimd_load(&g, path), BLOOMSIMD_OK);
     bloomsimd_info info;
     bloomsimd_get_info(g, &info);
-    cr_assert_eq(info.flags, BLOOMSIMD_CONCURRENT);
+    cr_assert_eq(info.flags, BLOOMSIMD_CONCURRENT | BLOOMSIMD_U64_XXH3);
     cr_assert(g->geometry.concurrent);
     bloomsimd_destroy(g);
     cr_assert_eq(bloomsimd_map(&g, path, BLOOMSIMD_MAP_WRITABLE), BLOOMSIMD_OK);

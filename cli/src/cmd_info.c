@@ -34,6 +34,7 @@ typedef struct facts {
 
 static void flags_text(uint32_t flags, char *buf, size_t cap)
 {
+    flags &= BLOOMSIMD_CONCURRENT | BLOOMSIMD_NO_HUGEPAGES; /* the hash flags have their own line */
     snprintf(buf, cap, "%s%s%s", flags ? "" : "none", flags & BLOOMSIMD_CONCURRENT ? "concurrent" : "",
              flags & BLOOMSIMD_NO_HUGEPAGES ? (flags & BLOOMSIMD_CONCURRENT ? ", no-hugepages" : "no-hugepages")
                                             : "");
@@ -52,8 +53,11 @@ static void print_text(const facts *x)
     char flags[64];
     flags_text(i->flags, flags, sizeof flags);
     printf("file:              %s\n", x->path);
-    printf("format:            version %u, layout %u, hash XXH3-64 (id %u)\n", x->h.format_version,
-           x->h.layout_id, x->h.hash_id);
+    printf("format:            version %u, layout %u, hash %s (id %u)\n", x->h.format_version, x->h.layout_id,
+           x->h.hash_id == 2   ? "XXH64, Parquet's"
+           : x->h.hash_id == 3 ? "mum for 64-bit keys, XXH3-64 for byte keys"
+                               : "XXH3-64",
+           x->h.hash_id);
     printf("checksum:          %s\n", checksum_text(x));
     printf("file size:         %llu bytes (%.1f MiB)\n", (unsigned long long)x->file_bytes,
            (double)x->file_bytes / 1048576.0);

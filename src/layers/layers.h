@@ -35,13 +35,13 @@
 #define BLOOMSIMD_CHAIN_CHUNK 1024u
 
 /* The hashes of chunk [base, base + count) of a batch: src itself when it
- * already holds hashes, else the keys hashed into `scratch` by the
- * handle's kernel and seed. */
+ * already holds hashes, else the keys hashed into `scratch` with the
+ * handle's hash, kernel and seed. */
 static inline const uint64_t *bloomsimd_chunk_hashes(const bloomsimd_filter *f, const uint64_t *src, bool src_keys,
                                                      size_t base, size_t count, uint64_t *scratch)
 {
     if (!src_keys) return src + base;
-    f->kernel->hash_u64(f->geometry.hash_bitflip, src + base, count, scratch);
+    bloomsimd_u64_hash(f, src + base, count, scratch);
     return scratch;
 }
 

@@ -78,7 +78,7 @@ bloomsimd_status bloomsimd_window_insert(bloomsimd_filter *f, const uint64_t *sr
     *fresh = 0;
     if (!report) {
         if (src_keys)
-            current->kernel->add_u64(&current->geometry, src, n);
+            bloomsimd_u64_add(current, src, n);
         else
             current->kernel->add_hashes(&current->geometry, src, n);
         bloomsimd_items_add(current, n);

@@ -5,9 +5,9 @@
  *
  * The blocks and bits are split256's (kernels/layout_split256.h), which are
  * Parquet's, so only the hashing differs from an XXH3 filter: the batched
- * u64 calls hash a chunk of keys here and hand the hashes to the kernel's
- * pre-hashed entries (the same probe, prefetching and hit forms as every
- * other split256 filter).
+ * u64 calls hash a chunk of keys (src/u64_keys.c, with the hash below) and
+ * hand the hashes to the kernel's pre-hashed entries (the same probe,
+ * prefetching and hit forms as every other split256 filter).
  *
  * Hashing (docs/PARQUET.md, "How values are hashed", has the figures): u64
  * keys through the kernel's hash_u64_parquet (avx512: 8 per zmm; avx2: 4 per
@@ -29,9 +29,6 @@
 #include "../internal.h"
 #include "../persist/format.h"
 
-/* Keys hashed per chunk: a multiple of 8 (bitmaps stay byte-aligned), on the stack. */
-#define PARQUET_CHUNK 1024u
-
 /* Keys this long and longer go to libxxhash (see the top of the file). */
 #define PARQUET_INLINE_BELOW 32u
 
@@ -48,53 +45,6 @@ void bloomsimd_parquet_hash_u64(const bloomsimd_filter *f, const uint64_t *keys,
         return;
     }
     for (size_t i = 0; i < n; i++) hashes[i] = bloomsimd_xxh64_u64(keys[i]);
-}
-
-void bloomsimd_parquet_add_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n)
-{
-    uint64_t h[PARQUET_CHUNK];
-    for (size_t i = 0; i < n; i += PARQUET_CHUNK) {
-        size_t m = n - i < PARQUET_CHUNK ? n - i : PARQUET_CHUNK;
-        bloomsimd_parquet_hash_u64(f, keys + i, m, h);
-        f->kernel->add_hashes(&f->geometry, h, m);
-    }
-}
-
-size_t bloomsimd_parquet_lookup_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
-                                    void *out)
-{
-    uint64_t h[PARQUET_CHUNK];
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i += PARQUET_CHUNK) {
-        size_t m = n - i < PARQUET_CHUNK ? n - i : PARQUET_CHUNK;
-        bloomsimd_parquet_hash_u64(f, keys + i, m, h);
-        void *dst = NULL;
-        if (out) {
-            switch (form) {
-            case BLOOMSIMD_HITS_BYTES: dst = (uint8_t *)out + i; break;
-            case BLOOMSIMD_HITS_BITMAP: dst = (uint8_t *)out + i / 8; break;
-            case BLOOMSIMD_HITS_INDICES: dst = (uint32_t *)out + hits; break;
-            }
-        }
-        size_t got = f->kernel->contains_hashes(&f->geometry, h, m, form, dst);
-        /* a chunk's indices are relative to it */
-        if (out && form == BLOOMSIMD_HITS_INDICES)
-            for (size_t j = 0; j < got; j++) ((uint32_t *)dst)[j] += (uint32_t)i;
-        hits += got;
-    }
-    return hits;
-}
-
-size_t bloomsimd_parquet_add_new_u64(const bloomsimd_filter *f, const uint64_t *keys, size_t n, uint8_t *out)
-{
-    uint64_t h[PARQUET_CHUNK];
-    size_t fresh = 0;
-    for (size_t i = 0; i < n; i += PARQUET_CHUNK) {
-        size_t m = n - i < PARQUET_CHUNK ? n - i : PARQUET_CHUNK;
-        bloomsimd_parquet_hash_u64(f, keys + i, m, h);
-        fresh += f->kernel->add_new_hashes(&f->geometry, h, m, out ? out + i : NULL);
-    }
-    return fresh;
 }
 
 /* One width per loop: each compiles to its straight-line formula. */

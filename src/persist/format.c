@@ -474,9 +474,10 @@ static bloomsimd_status decode(const uint8_t *hdr, size_t avail, uint64_t total_
     if (!bloomsimd_layout_name(h->layout_id))
         return NEWER("layout %u is unknown to this library (it reads layout 2, block512, and 3, split256)",
                      (unsigned)h->layout_id);
-    if (h->hash_id != BLOOMSIMD_HASH_XXH3 && h->hash_id != BLOOMSIMD_HASH_PARQUET_XXH64)
-        return NEWER("hash %u is unknown to this library (it reads hash 1, XXH3_64bits_withSeed, and 2, "
-                     "Parquet's XXH64)",
+    if (h->hash_id != BLOOMSIMD_HASH_XXH3 && h->hash_id != BLOOMSIMD_HASH_PARQUET_XXH64 &&
+        h->hash_id != BLOOMSIMD_HASH_MUM)
+        return NEWER("hash %u is unknown to this library (it reads hash 1, XXH3_64bits_withSeed, 2, "
+                     "Parquet's XXH64, and 3, mum for 64-bit keys)",
                      (unsigned)h->hash_id);
     /* Parquet's hash comes with its layout, seed 0, one bit array */
     if (h->hash_id == BLOOMSIMD_HASH_PARQUET_XXH64 &&

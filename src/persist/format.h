@@ -12,7 +12,8 @@
  *        8    4  format_version (2 or 3; version 1 files, layout 1, fail with BLOOMSIMD_ERR_VERSION)
  *       12    4  payload_offset (4096; layered files: 128 + 64 * layers rounded up to 4096)
  *       16    4  layout_id (2 = block512, kernels/layout.h; 3 = split256, kernels/layout_split256.h)
- *       20    4  hash_id (1 = XXH3_64bits_withSeed)
+ *       20    4  hash_id (1 = XXH3_64bits_withSeed; 2 = Parquet's XXH64 seed 0; 3 = mum for
+ *                64-bit keys, XXH3 for byte keys: kernels/layout.h section 1)
  *       24    8  seed
  *       32    8  block_count (1 .. 2^32; layered: the sum over the layers)
  *       40    4  k (1 .. 16; scalable: options.k, 0 = chosen per layer; window: the generations' k)
@@ -57,7 +58,8 @@
 #define BLOOMSIMD_FORMAT_VERSION_OLDEST 2u
 #define BLOOMSIMD_FORMAT_PAYLOAD_OFFSET 4096u
 /* layout_id: BLOOMSIMD_LAYOUT_BLOCK512 (2) or BLOOMSIMD_LAYOUT_SPLIT256 (3),
- * from the filter's geometry; hash_id: BLOOMSIMD_HASH_XXH3 (1, kernel.h). */
+ * from the filter's geometry; hash_id: BLOOMSIMD_HASH_XXH3 (1), _PARQUET_XXH64 (2) or
+ * _MUM (3), kernel.h. */
 /* Bytes 0..119 are checksummed; the checksum itself sits at 120. */
 #define BLOOMSIMD_FORMAT_FIXED_BYTES 128u
 #define BLOOMSIMD_FORMAT_CHECKSUMMED_BYTES 120u

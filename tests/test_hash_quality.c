@@ -1,0 +1,176 @@
+/*
+ * test_hash_quality.c — the quality gate of the 64-bit-key hashes: on the
+ * structured key sets users really insert, the measured FPR stays within
+ * the model's noise and no block is overloaded, on both layouts, through the
+ * batch calls of this run's kernel.
+ *
+ * For each hash (1, XXH3; 3, mum) and layout, and each family below: a filter
+ * sized for n keys at 1% gets the family's first n members, then its next q
+ * members (absent by construction: every family lists distinct keys) are
+ * looked up.
+ *   FPR: |measured / model - 1| <= max(10%, 4.5 / sqrt(model * q)), the
+ *        tolerance of tests/test_layout.c widened to 4.5 Poisson sigmas for
+ *        the families with few keys;
+ *   blocks: Pearson's chi-square of the keys per block against a uniform
+ *        spread, as a z-score (chi2 - (B - 1)) / sqrt(2 (B - 1)), must stay
+ *        <= 5: more clumping than a uniform hash shows once in millions. Only
+ *        excess is refused: a set spread more evenly than chance (negative z,
+ *        as strides give) lowers the FPR.
+ * Families (i = 0, 1, ...): i; i << j for j = 1..48 (fewer keys where i would
+ * overflow); keys differing only in their top 16 bits and only in their top 32
+ * bits; Snowflake ids (ms << 22 | worker << 12 | seq); IPv4 addresses as
+ * integers and in network byte order; two 32-bit fields (i / 1000, i % 1000);
+ * multiples of 1000; both halves equal; ~i; random keys.
+ * Rejected hashes fail here: one multiply by a constant gives 5-12% FPR on
+ * multiples of 2^16 (kernels/layout.h section 1 lists what was measured).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support.h"
+
+enum { FAM_SEQUENTIAL, FAM_STRIDE, FAM_TOP16, FAM_TOP32, FAM_SNOWFLAKE, FAM_IPV4, FAM_IPV4_NET, FAM_FIELDS,
+       FAM_THOUSANDS, FAM_HALVES, FAM_COMPLEMENT, FAM_RANDOM, FAM_COUNT };
+
+static const char *const family_names[FAM_COUNT] = {
+    "0..n-1", "stride 2^j", "top 16 bits", "top 32 bits", "Snowflake ids", "IPv4", "IPv4 network order",
+    "two 32-bit fields", "multiples of 1000", "halves equal", "~i", "random"};
+
+static uint64_t member(int family, unsigned j, uint64_t i)
+{
+    switch (family) {
+    case FAM_SEQUENTIAL: return i;
+    case FAM_STRIDE: return i << j;
+    case FAM_TOP16: return (i << 48) | UINT64_C(0x123456789ab);
+    case FAM_TOP32: return (i << 32) | UINT64_C(0x9abcdef);
+    case FAM_SNOWFLAKE: { /* 64 sequence numbers a worker, 32 workers a millisecond */
+        uint64_t ms = UINT64_C(1700000000000) + i / 2048, worker = (i / 64) % 32, seq = i % 64;
+        return (ms << 22) | (worker << 12) | seq;
+    }
+    case FAM_IPV4: return UINT64_C(0x0A000000) + i;
+    case FAM_IPV4_NET: return __builtin_bswap32((uint32_t)(0x0A000000u + i));
+    case FAM_FIELDS: return ((i / 1000) << 32) | (i % 1000);
+    case FAM_THOUSANDS: return i * 1000;
+    case FAM_HALVES: return (i << 32) | i;
+    case FAM_COMPLEMENT: return ~i;
+    default: return test_mix64(i ^ UINT64_C(0x5851F42D4C957F2D));
+    }
+}
+
+typedef struct gate {
+    size_t n, q;        /* keys in, keys looked up */
+    uint64_t *keys;     /* n + q */
+    uint64_t *hashes;   /* n + q */
+    uint8_t *out;
+    unsigned failures;
+    /* NULL: the filter's own hash through its batch calls; else this hash,
+     * through the hashes calls (to show that the gate refuses a bad one) */
+    uint64_t (*outside)(uint64_t key);
+} gate;
+
+static void check_one(gate *g, uint32_t hash_flag, uint32_t layout, int family, unsigned j)
+{
+    size_t n = g->n, q = g->q;
+    if (family == FAM_TOP16) n = 40000, q = 25536; /* 2^16 members */
+    if (family == FAM_STRIDE && 64 - j < 63 && (UINT64_C(1) << (64 - j)) < n + q) {
+        size_t members = (size_t)1 << (64 - j);
+        n = members * 6 / 10, q = members - n;
+    }
+    for (size_t i = 0; i < n + q; i++) g->keys[i] = member(family, j, i);
+    bloomsimd_options o = {.capacity = n, .fpr = 0.01, .layout = layout, .seed = 7, .flags = hash_flag};
+    bloomsimd_filter *f = test_filter(&o);
+    size_t fp;
+    if (g->outside) {
+        for (size_t i = 0; i < n + q; i++) g->hashes[i] = g->outside(g->keys[i]);
+        cr_assert_eq(bloomsimd_add_hashes(f, g->hashes, n), BLOOMSIMD_OK);
+        fp = bloomsimd_contains_hashes(f, g->hashes + n, q, g->out);
+    } else {
+        cr_assert_eq(bloomsimd_add_batch_u64(f, g->keys, n), BLOOMSIMD_OK);
+        fp = bloomsimd_contains_batch_u64(f, g->keys + n, q, g->out);
+        bloomsimd_hash_batch_u64(f, g->keys, n, g->hashes);
+    }
+    double model = bloomsimd_predicted_fpr(f, n), measured = (double)fp / (double)q;
+    double tolerance = fmax(0.10, 4.5 / sqrt(model * (double)q));
+
+    /* keys per block, from the hashes the filter used (layout.h section 2) */
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    uint64_t blocks = info.blocks;
+    uint32_t *per_block = calloc(blocks, sizeof *per_block);
+    cr_assert_not_null(per_block);
+    for (size_t i = 0; i < n; i++) per_block[((g->hashes[i] >> 32) * blocks) >> 32]++;
+    double mean = (double)n / (double)blocks, chi2 = 0;
+    for (uint64_t b = 0; b < blocks; b++) chi2 += (per_block[b] - mean) * (per_block[b] - mean) / mean;
+    double z = (chi2 - (double)(blocks - 1)) / sqrt(2.0 * (double)(blocks - 1));
+
+    const char *hash = g->outside ? "outside" : hash_flag == BLOOMSIMD_U64_MUM ? "mum" : "xxh3";
+    const char *lay = bloomsimd_layout_name(layout);
+    if (fabs(measured / model - 1) > tolerance) {
+        g->failures++;
+        if (!g->outside)
+            cr_log_error("%s, %s, %s (j %u): FPR %.4f%%, model %.4f%% (%+.1f%%, tolerance %.1f%%), n %zu q %zu", hash,
+                     lay, family_names[family], j, 100 * measured, 100 * model, 100 * (measured / model - 1),
+                     100 * tolerance, n, q);
+    }
+    if (z > 5) {
+        g->failures++;
+        if (!g->outside)
+            cr_log_error("%s, %s, %s (j %u): keys per block chi-square z %.1f > 5 (%llu blocks, %zu keys)", hash, lay,
+                     family_names[family], j, z, (unsigned long long)blocks, n);
+    }
+    free(per_block);
+    bloomsimd_destroy(f);
+}
+
+static unsigned run_gate(uint32_t hash_flag, uint64_t (*outside)(uint64_t))
+{
+    gate g = {.n = test_quick_mode() ? 200000 : 1000000, .outside = outside};
+    g.q = g.n * 2 / 5;
+    g.keys = malloc((g.n + g.q) * sizeof *g.keys);
+    g.hashes = malloc((g.n + g.q) * sizeof *g.hashes);
+    g.out = malloc(g.n + g.q);
+    cr_assert(g.keys && g.hashes && g.out);
+    static const uint32_t layouts[2] = {BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256};
+    for (int l = 0; l < 2; l++)
+        for (int family = 0; family < FAM_COUNT; family++) {
+            if (family == FAM_STRIDE) {
+                for (unsigned j = 1; j <= 48; j++) check_one(&g, hash_flag, layouts[l], family, j);
+            } else {
+                check_one(&g, hash_flag, layouts[l], family, 0);
+            }
+        }
+    free(g.keys), free(g.hashes), free(g.out);
+    return g.failures;
+}
+
+#define GATE_CHECKS (2 * 2 * (FAM_COUNT + 47))
+
+Test(hash_quality, mum_keeps_the_model_on_structured_keys, .timeout = 600)
+{
+    unsigned failures = run_gate(BLOOMSIMD_U64_MUM, NULL);
+    cr_assert_eq(failures, 0u, "%u of %d checks failed (above)", failures, GATE_CHECKS);
+}
+
+Test(hash_quality, xxh3_keeps_the_model_on_structured_keys, .timeout = 600)
+{
+    unsigned failures = run_gate(BLOOMSIMD_U64_XXH3, NULL);
+    cr_assert_eq(failures, 0u, "%u of %d checks failed (above)", failures, GATE_CHECKS);
+}
+
+/* hi ^ lo of (key ^ c) * 0x9E3779B97F4A7C15: one multiply by a constant, what a
+ * popular C++ filter applies to integer keys */
+static uint64_t one_constant_multiply(uint64_t key)
+{
+    __extension__ unsigned __int128 p = (unsigned __int128)(key ^ UINT64_C(0x243F6A8885A308D3)) *
+                                        UINT64_C(0x9E3779B97F4A7C15);
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+}
+
+Test(hash_quality, the_gate_refuses_one_multiply_by_a_constant, .timeout = 600)
+{
+    unsigned failures = run_gate(0, one_constant_multiply);
+    cr_assert_geq(failures, 8u, "a hash known to fail (5-12%% FPR on multiples of 2^16) failed only %u checks",
+                  failures);
+}
