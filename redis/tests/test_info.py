@@ -139,6 +139,19 @@ def test_totals_equal_a_scan_after_every_change(r, tmp_path):
     assert got["full_refusals"] == 1, "a counter of the server's life, not of the keys"
 
 
+def test_the_exporter_script_returns_every_number(r):
+    """redis/exporter/bf_info.lua, run as redis_exporter runs a -script (EVAL, no keys, the
+    reply read as a flat name/value map): every numeric INFO bf field, with its value."""
+    r.execute_command("BF.RESERVE", "ns", "0.01", "10", "NONSCALING")
+    r.execute_command("BF.MADD", "ns", *items("g", 9))
+    with open(os.path.join(HERE, "..", "exporter", "bf_info.lua")) as f:
+        flat = r.eval(f.read(), 0)
+    pairs = {flat[i].decode(): float(flat[i + 1]) for i in range(0, len(flat), 2)}
+    want = {"bf_" + k: float(v) for k, v in info_bf(r).items() if k not in ("kernel", "layout")}
+    assert pairs == want
+    assert pairs["bf_keys_at_80pct"] == 1 and pairs["bf_nonscaling_items"] == 9
+
+
 def test_other_databases_and_async_flush(r):
     r.execute_command("BF.MADD", "x", *items("d", 10))
     c1 = redis.Redis(host=HOST, port=r.connection_pool.connection_kwargs["port"], db=1)
