@@ -618,6 +618,18 @@ typedef struct bloomsimd_info {
     int64_t current_started_ns;  /* CLOCK_REALTIME, ns since the epoch, when the current generation started */
     int64_t oldest_started_ns;   /* ... when the oldest live generation started (creation, until it rotates out) */
     uint32_t layout;             /* BLOOMSIMD_LAYOUT_BLOCK512 or BLOOMSIMD_LAYOUT_SPLIT256 (every layer's) */
+    /* The share of its capacity the filter has taken, from its counters: the
+     * number an operator alarms on (docs/OPERATIONS.md). 0.8 is 80%; it passes
+     * 1 when the filter holds more than it was sized for.
+     *   plain     items / capacity (items counts insert-and-report-new only:
+     *             a filter filled by the add* calls reads 0 here; see
+     *             bloomsimd_fill_info.load for the share measured from its bits)
+     *   scalable  items / capacity, i.e. over the first layer's capacity, so it
+     *             passes 1 once the filter has grown
+     *   window    the fullest live generation's items / capacity (each
+     *             generation is sized for capacity keys)
+     * 0 without a capacity (a filter sized by bits alone). */
+    double load;
 } bloomsimd_info;
 
 /* Fills *info. No-op if either pointer is NULL. A few loads, whatever the
@@ -643,6 +655,11 @@ BLOOMSIMD_API void bloomsimd_get_info(const bloomsimd_filter *filter, bloomsimd_
  *                    clear bits: its estimate is no longer reliable (with no
  *                    clear bit it is the bound (B/k) ln B of its B bits, see
  *                    bloomsimd_estimate_count)
+ *   load             the share of its capacity the filter has taken, as
+ *                    bloomsimd_info.load, except for a plain filter that
+ *                    counted no items (filled by the add* calls, which do not
+ *                    count): there estimated_items / capacity, so it sees keys
+ *                    however they were inserted. 0 without a capacity.
  *
  * Reads every bit once (about 0.6 ns per 8 bytes: ~1 ms per 16 MiB), unlike
  * bloomsimd_get_info: call it every so many batches, not per key. No-op if
@@ -655,6 +672,7 @@ typedef struct bloomsimd_fill_info {
     double estimated_items;
     double fpr_now;
     bool saturated;
+    double load;
 } bloomsimd_fill_info;
 
 BLOOMSIMD_API void bloomsimd_get_fill_info(const bloomsimd_filter *filter, bloomsimd_fill_info *fill);

@@ -58,6 +58,9 @@ test_packages=(
   openjdk-17-jdk-headless junit5 libguava-java
   maven libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java libmaven-resources-plugin-java
   libmaven-install-plugin-java  # bindings/java/pom.xml offline (maven-debian.xml)
+  # the metrics exporters' tests: Go's collector module (bindings/go/bloomsimdprom) and
+  # Python's bloomsimd.metrics, each on its ecosystem's Prometheus client
+  golang-github-prometheus-client-golang-dev python3-prometheus-client
 )
 
 packages=("${bench_packages[@]}")

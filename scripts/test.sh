@@ -11,7 +11,8 @@
 #             FUZZ_SECONDS (default 120) of fuzzing in two lanes side by side (scripts/fuzz.sh)
 #   aarch64   cross-compiled suite under qemu-aarch64 + x86/aarch64 byte-identity (scripts/aarch64-check.sh)
 #   bench     bloomsimd-bench on small sizes: it runs and checks its own results (no timing asserted)
-#   go        the Go package (bindings/go): go vet, go test -race, its benchmarks on 10^5 keys
+#   go        the Go package (bindings/go): go vet, go test -race, the same for its Prometheus
+#             collector (bindings/go/bloomsimdprom), its benchmarks on 10^5 keys
 #   python    the Python package (bindings/python): its pytest suite on an in-tree build, then
 #             pip install into a fresh venv (Debian's NumPy) and a check run outside the tree
 #   java      the Java package (bindings/java): its JUnit 5 suite (every call against the C
@@ -94,6 +95,8 @@ stage_go() {
   eval "$(bash bindings/go/env.sh "$out/release")" || return 1
   [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
   (cd bindings/go && go vet ./... && go test -race -count=1 ./...) &&
+    # the Prometheus collector: its own module on Debian's client_golang, scraped through promhttp
+    (cd bindings/go/bloomsimdprom && go vet ./... && go test -race -count=1 ./...) &&
     (cd bindings/go/bench && go vet ./... &&
       go test -short -count=1 -run 'XXX' -bench . -benchtime 20000x . >"$out/go-bench-smoke.txt" 2>&1 &&
       tail -3 "$out/go-bench-smoke.txt")

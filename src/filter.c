@@ -139,6 +139,8 @@ void bloomsimd_get_info(const bloomsimd_filter *f, bloomsimd_info *info)
     info->kernel = f->kernel->name;
     info->flags = f->flags;
     if (f->layers) bloomsimd_layered_info(f, info);
+    /* a window's load is its fullest generation's (bloomsimd_window_info) */
+    if (!info->generations) info->load = bloomsimd_load_of((double)info->items, info->capacity);
 }
 
 double bloomsimd_predicted_fpr(const bloomsimd_filter *f, uint64_t items)

@@ -189,6 +189,13 @@ static inline uint64_t bloomsimd_items_get(const bloomsimd_filter *f)
     return f->geometry.concurrent ? __atomic_load_n(&f->items, __ATOMIC_RELAXED) : f->items;
 }
 
+/* bloomsimd_info.load and bloomsimd_fill_info.load: items over capacity, 0
+ * without a capacity (a filter sized by bits has nothing to be a share of). */
+static inline double bloomsimd_load_of(double items, uint64_t capacity)
+{
+    return capacity ? items / (double)capacity : 0.0;
+}
+
 /* ---- any kind of filter (ops.c, add_new.c, select.c) ---- */
 /* Byte keys are hashed this many at a time: enough for the kernel to keep
  * many cache lines in flight, small enough for the stack. A multiple of 8,

@@ -30,6 +30,13 @@ type Info struct {
 	Tightening float64 // r of a scalable filter's geometric schedule (0: the budget schedule, or not scalable)
 	Layers     int     // 1; the layers of a scalable filter; the generations of a window
 	Items      uint64  // keys counted new by InsertNew* (plus every key added to a layered filter)
+	// Load is the share of its capacity the filter has taken, from its
+	// counters (bloomsimd_info.load): Items / Capacity, over the first
+	// layer's capacity for a scalable filter (past 1 once it grew), the
+	// fullest live generation's for a window; 0 without a capacity. A plain
+	// filter filled by Add* (which does not count) reads 0 here: FillInfo's
+	// Load measures it from the bits.
+	Load float64
 
 	// Windows only (zero otherwise).
 	Generations    int
@@ -72,12 +79,44 @@ func (f *Filter) Info() Info {
 		Tightening:     float64(ci.tightening),
 		Layers:         int(ci.layers),
 		Items:          uint64(ci.items),
+		Load:           float64(ci.load),
 		Generations:    int(ci.generations),
 		Rotations:      uint64(ci.rotations),
 		CurrentItems:   uint64(ci.current_items),
 		CurrentStarted: unixNano(ci.current_started_ns),
 		OldestStarted:  unixNano(ci.oldest_started_ns),
 	}
+}
+
+// FillInfo is how full a filter is, measured from its bits
+// (bloomsimd_get_fill_info): it sees every key, however it was inserted.
+type FillInfo struct {
+	FillRatio      float64 // bits set / bits, over all layers
+	EstimatedItems float64 // distinct keys, estimated from the bits (always finite)
+	FPRNow         float64 // the FPR a lookup of an absent key has now: the model at the estimate
+	Saturated      bool    // so few bits are clear that EstimatedItems is only a bound
+	// Load is Info's Load, except for a plain filter that counted no keys
+	// (filled by Add*): there EstimatedItems / Capacity.
+	Load float64
+}
+
+// FillInfo reads every bit of the filter once (about 1 ms per 16 MiB), so
+// call it every so many batches or seconds, not per key. It is a read-only
+// method (see Goroutines). ErrClosed for a closed filter.
+func (f *Filter) FillInfo() (FillInfo, error) {
+	if f.c == nil {
+		return FillInfo{}, ErrClosed
+	}
+	var cf C.bloomsimd_fill_info
+	C.bloomsimd_get_fill_info(f.c, &cf)
+	runtime.KeepAlive(f)
+	return FillInfo{
+		FillRatio:      float64(cf.fill_ratio),
+		EstimatedItems: float64(cf.estimated_items),
+		FPRNow:         float64(cf.fpr_now),
+		Saturated:      bool(cf.saturated),
+		Load:           float64(cf.load),
+	}, nil
 }
 
 // PredictedFPR is the layout's exact FPR model for this filter's geometry

@@ -1,8 +1,13 @@
 /*
- * cmd_info.c — `bloomsimd info FILE [--json]`: what the library reports
- * about a filter file (bloomsimd_get_info, fill ratio, estimated keys, the
- * FPR model at that count) plus what the file's header says (format
- * version, checksum state).
+ * cmd_info.c — `bloomsimd info FILE [--json] [--alarm SHARE]`: what the
+ * library reports about a filter file (bloomsimd_get_info and
+ * bloomsimd_get_fill_info: fill ratio, estimated keys, FPR now, load) plus
+ * what the file's header says (format version, checksum state).
+ *
+ * --alarm is for a cron job: exit 1 when a filter has taken SHARE of its
+ * capacity or more (the library's load: its counted keys, or its estimated
+ * keys where the keys were not counted), so a check needs no parsing. It
+ * changes nothing else: without it the exit statuses are 0 and 2 as before.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,8 +24,14 @@ static void help(void)
            "of keys, predicted false-positive rate now, format version and checksum state.\n"
            "A file whose writer was killed before syncing is shown, marked 'stale'.\n\n"
            "  -j, --json             one JSON object per FILE, one per line\n"
+           "  -a, --alarm SHARE      exit 1 if a FILE has taken SHARE of its capacity or more\n"
+           "                         (0.8 or 80%%: its counted keys, or the keys estimated from\n"
+           "                         the fill where keys are not counted; a growing filter:\n"
+           "                         of its first layer's capacity); each such FILE is named\n"
+           "                         on stderr. For cron jobs and monitoring checks.\n"
            "  -h, --help             this help\n\n"
-           "Exit status: 0 shown, 2 error.\n");
+           "Exit status: 0 shown, 1 shown and some FILE at or past the --alarm share,\n"
+           "2 error (an unreadable FILE; the others are still shown and checked).\n");
 }
 
 typedef struct facts {
@@ -28,7 +39,7 @@ typedef struct facts {
     ff_header h;
     bloomsimd_info info;
     bool stale;
-    double fill, keys, fpr_now;
+    bloomsimd_fill_info fill;
     uint64_t file_bytes;
 } facts;
 
@@ -72,8 +83,9 @@ static void print_text(const facts *x)
            bloomsimd_layout_name(i->layout) ? bloomsimd_layout_name(i->layout) : "unknown");
     printf("bits:              %llu (%.1f MiB)\n", (unsigned long long)i->bits, (double)i->memory_bytes / 1048576.0);
     if (i->capacity && !i->growth) printf("bits/key:          %.2f at capacity\n", (double)i->bits / (double)i->capacity);
-    else if (i->growth && x->keys >= 1 && x->fill < 1.0)
-        printf("bits/key:          %.2f at the estimated keys (all layers)\n", (double)i->bits / x->keys);
+    else if (i->growth && x->fill.estimated_items >= 1 && x->fill.fill_ratio < 1.0)
+        printf("bits/key:          %.2f at the estimated keys (all layers)\n",
+               (double)i->bits / x->fill.estimated_items);
     printf("k:                 %u\n", i->k);
     printf("seed:              %llu (0x%llx)\n", (unsigned long long)i->seed, (unsigned long long)i->seed);
     printf("kernel:            %s\n", i->kernel);
@@ -88,15 +100,20 @@ static void print_text(const facts *x)
                                (unsigned long long)i->rotations);
     if (i->items) printf("keys counted new:  %llu (by insert-and-report-new in this process)\n",
                          (unsigned long long)i->items);
-    printf("fill:              %.4f%% of bits set\n", 100.0 * x->fill);
-    if (x->fill >= 1.0) {
+    printf("fill:              %.4f%% of bits set\n", 100.0 * x->fill.fill_ratio);
+    if (x->fill.fill_ratio >= 1.0) {
         printf("estimated keys:    saturated (every bit set): every query answers 'maybe'\n");
     } else {
-        printf("estimated keys:    %.0f", x->keys);
-        if (i->capacity && !i->growth) printf(" (%.1f%% of capacity%s)", 100.0 * x->keys / (double)i->capacity,
-                                x->keys > (double)i->capacity ? ", OVER CAPACITY" : "");
-        printf("\n");
-        printf("FPR now:           %.6g (model at the estimated keys)\n", x->fpr_now);
+        printf("estimated keys:    %.0f\n", x->fill.estimated_items);
+        printf("FPR now:           %.6g (model at the estimated keys)\n", x->fill.fpr_now);
+    }
+    if (i->capacity) {
+        const char *of = i->generations ? " (the fullest generation)"
+                         : i->growth    ? " of the first layer (the filter grows past it)"
+                                        : "";
+        printf("load:              %.2f%% of capacity%s, by %s%s\n", 100.0 * x->fill.load, of,
+               !i->generations && !i->growth && !i->items ? "the estimated keys" : "the counted keys",
+               !i->growth && x->fill.load > 1.0 ? ", OVER CAPACITY" : "");
     }
 }
 
@@ -118,7 +135,7 @@ static void json_string(const char *name, const char *s, const char *sep)
     printf("\"%s", sep);
 }
 
-static void print_json(const facts *x)
+static void print_json(const facts *x, double alarm)
 {
     const bloomsimd_info *i = &x->info;
     printf("{");
@@ -137,10 +154,13 @@ static void print_json(const facts *x)
     json_string("kernel", i->kernel, ",");
     printf("\"concurrent\":%s,\"no_hugepages\":%s,", i->flags & BLOOMSIMD_CONCURRENT ? "true" : "false",
            i->flags & BLOOMSIMD_NO_HUGEPAGES ? "true" : "false");
-    json_number("fill", x->fill, ",");
-    printf("\"saturated\":%s,", x->fill >= 1.0 ? "true" : "false");
-    json_number("estimated_keys", x->keys, ",");
-    json_number("fpr_now", x->fpr_now, "");
+    json_number("fill", x->fill.fill_ratio, ",");
+    printf("\"saturated\":%s,", x->fill.fill_ratio >= 1.0 ? "true" : "false");
+    json_number("estimated_keys", x->fill.estimated_items, ",");
+    json_number("fpr_now", x->fill.fpr_now, ",");
+    printf("\"items\":%llu,", (unsigned long long)i->items);
+    json_number("load", x->fill.load, alarm > 0 ? "," : "");
+    if (alarm > 0) printf("\"alarm\":%s", x->fill.load >= alarm ? "true" : "false");
     printf("}\n");
 }
 
@@ -164,9 +184,7 @@ static bool gather(const char *path, facts *x)
     ff_read_header(path, &x->h);
     x->file_bytes = x->h.file_bytes;
     bloomsimd_get_info(f, &x->info);
-    x->fill = bloomsimd_fill_ratio(f);
-    x->keys = bloomsimd_estimate_count(f);
-    x->fpr_now = isfinite(x->keys) ? bloomsimd_predicted_fpr(f, (uint64_t)llround(x->keys)) : 1.0;
+    bloomsimd_get_fill_info(f, &x->fill);
     /* info.kernel points into the library's static table: it outlives f. */
     bloomsimd_destroy(f);
     return true;
@@ -174,33 +192,44 @@ static bool gather(const char *path, facts *x)
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
+                                             {"alarm", required_argument, NULL, 'a'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     bool json = false;
+    double alarm = 0; /* 0: no --alarm */
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ja:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'j': json = true; break;
+        case 'a':
+            if (!cli_parse_fraction("--alarm", optarg, 1e-4, 1000.0, &alarm)) return CLI_ERROR;
+            break;
         case 'h': help(); return CLI_OK;
         default: return cli_bad_option(c, argv, optind, optopt);
         }
     }
     if (optind == argc) return cli_usage_error("missing FILE");
-    int status = CLI_OK;
+    bool error = false, alarmed = false;
     for (int i = optind; i < argc; i++) {
         facts x;
         if (!gather(argv[i], &x)) {
-            status = CLI_ERROR;
+            error = true;
             continue;
         }
-        if (json) print_json(&x);
+        if (json) print_json(&x, alarm);
         else {
             if (i > optind) printf("\n");
             print_text(&x);
         }
+        if (alarm > 0 && x.fill.load >= alarm) {
+            alarmed = true;
+            cli_note("%s: at %.2f%% of its capacity (alarm at %g%%)", argv[i], 100.0 * x.fill.load, 100.0 * alarm);
+        }
     }
+    int status = error ? CLI_ERROR : alarmed ? CLI_NO_MATCH : CLI_OK;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_error("write error: %s", strerror(errno));
         return CLI_ERROR;

@@ -59,18 +59,17 @@ void bsr_batch_contains(const bloomsimd_filter *f, bsr_batch *b, size_t at) {
  * refused (RedisBloom ends its reply there; items already present still
  * answer 0).
  */
-bsr_add_result bsr_batch_add(bloomsimd_filter *f, bsr_batch *b, size_t *answered, bloomsimd_status *st) {
-    bloomsimd_info info;
-    bloomsimd_get_info(f, &info);
+bsr_add_result bsr_batch_add(bloomsimd_filter *f, const bloomsimd_info *info, bsr_batch *b, size_t *answered,
+                             bloomsimd_status *st) {
     size_t n = b->n, done = 0, fresh = 0;
     *answered = 0;
     *st = BLOOMSIMD_OK;
-    if (info.growth != 0) {
+    if (info->growth != 0) {
         if ((*st = add_new(f, b, 0, n, &fresh)) != BLOOMSIMD_OK) return BSR_ADD_GROW_FAILED;
         *answered = n;
         return BSR_ADD_DONE;
     }
-    uint64_t room = info.capacity > info.items ? info.capacity - info.items : 0;
+    uint64_t room = info->capacity > info->items ? info->capacity - info->items : 0;
     while (done < n && room > 0) {
         size_t m = n - done < room ? n - done : (size_t)room;
         if ((*st = add_new(f, b, done, m, &fresh)) != BLOOMSIMD_OK) return BSR_ADD_GROW_FAILED;

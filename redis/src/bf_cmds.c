@@ -38,8 +38,13 @@ static int insert_and_reply(RedisModuleCtx *ctx, RedisModuleString *name, RedisM
     }
     size_t answered = 0;
     bloomsimd_status st;
-    bsr_add_result r = bsr_batch_add(f, &b, &answered, &st);
+    bsr_share before;
+    bloomsimd_info info;
+    bsr_share_of(f, &before, &info);
+    bsr_add_result r = bsr_batch_add(f, &info, &b, &answered, &st);
     rm_CloseKey(key);
+    bsr_stats_changed(ctx, name, &before, f);
+    if (r == BSR_ADD_FULL) bsr_stats_refused(ctx, name);
     if (r == BSR_ADD_GROW_FAILED) {
         bsr_batch_free(&b);
         rm_ReplicateVerbatim(ctx); /* the key may have been created, some items added */
@@ -119,7 +124,7 @@ int bsr_cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, &key, &f);
     bloomsimd_status st = BLOOMSIMD_OK;
     if (state == BSR_KEY_EMPTY && (st = bsr_create(&f, o.capacity, o.error_rate, o.expansion)) == BLOOMSIMD_OK)
-        rm_ModuleTypeSetValue(key, bsr_type, f);
+        bsr_set_value(key, f);
     rm_CloseKey(key);
     if (state == BSR_KEY_FILTER) return rm_ReplyWithError(ctx, "ERR item exists");
     if (state == BSR_KEY_WRONGTYPE) return rm_ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);

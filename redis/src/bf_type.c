@@ -57,7 +57,7 @@ bloomsimd_filter *bsr_open_or_create(RedisModuleCtx *ctx, RedisModuleString *nam
         bsr_reply_create_error(ctx, st, o->capacity, o->error_rate, o->expansion);
         return NULL;
     }
-    rm_ModuleTypeSetValue(*key, bsr_type, f);
+    bsr_set_value(*key, f);
     return f;
 }
 
@@ -118,14 +118,18 @@ uint64_t bsr_total_capacity(const bloomsimd_info *info) {
     return total;
 }
 
-size_t bsr_mem_usage(const void *value) {
-    bloomsimd_info info;
-    bloomsimd_get_info(value, &info);
+size_t bsr_mem_usage_of(const bloomsimd_info *info) {
     /* The library's own objects next to the bit arrays: a 512-byte filter
      * struct per layer, its slot in the layer table and the allocator's
      * overhead; 640 bytes a layer is a slight over-estimate (a chain can have
      * thousands of one-block layers, where this is most of its memory). */
-    return (size_t)info.memory_bytes + 640u * (info.layers ? info.layers : 1);
+    return (size_t)info->memory_bytes + 640u * (info->layers ? info->layers : 1);
+}
+
+size_t bsr_mem_usage(const void *value) {
+    bloomsimd_info info;
+    bloomsimd_get_info(value, &info);
+    return bsr_mem_usage_of(&info);
 }
 
 /* ---- payload ----------------------------------------------------------------------- */
@@ -232,6 +236,7 @@ void *bsr_rdb_load(RedisModuleIO *io, int encver) {
         rm_LogIOError(io, "warning", "bloomsimd: cannot load a filter: %s", bloomsimd_status_string(st));
         return NULL;
     }
+    bsr_stats_enter(f); /* Redis owns it now: it is freed through bsr_free */
     return f;
 }
 
@@ -278,7 +283,10 @@ void bsr_digest(RedisModuleDigest *md, void *value) {
     rm_Free(buf);
 }
 
-void bsr_free(void *value) { bloomsimd_destroy(value); }
+void bsr_free(void *value) {
+    bsr_stats_leave(value);
+    bloomsimd_destroy(value);
+}
 
 void *bsr_copy(RedisModuleString *fromkey, RedisModuleString *tokey, const void *value) {
     (void)fromkey;
@@ -289,5 +297,6 @@ void *bsr_copy(RedisModuleString *fromkey, RedisModuleString *tokey, const void 
     bloomsimd_filter *f = NULL;
     bsr_decode(buf, len, &f);
     rm_Free(buf);
+    bsr_stats_enter(f);
     return f;
 }

@@ -5,7 +5,7 @@
  *   BFX.MEXISTS64 key <blob> [ARRAY]  one command, one argument, one batch: no per-item parsing
  *   BFX.MERGE dst src                 dst |= src (same geometry and seed)
  *   BFX.ESTIMATE key                  distinct keys estimated from the fill
- *   BFX.INFO key                      layout, k, kernel, bits/key, predicted FPR now, ...
+ *   BFX.INFO key                      layout, k, kernel, load, bits/key, predicted FPR now, ...
  *
  * The 64-bit commands reply with a bitmap, a bulk string of ceil(n/8) bytes
  * where bit i % 8 of byte i / 8 (LSB first) answers key i, or with ARRAY an
@@ -76,7 +76,12 @@ int bsrx_cmd_madd64(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     }
     size_t answered = 0;
     bloomsimd_status grow;
-    bsr_add_result r = bsr_batch_add(f, &b, &answered, &grow);
+    bsr_share before;
+    bloomsimd_info info;
+    bsr_share_of(f, &before, &info);
+    bsr_add_result r = bsr_batch_add(f, &info, &b, &answered, &grow);
+    bsr_stats_changed(ctx, argv[1], &before, f);
+    if (r == BSR_ADD_FULL) bsr_stats_refused(ctx, argv[1]);
     rm_ReplicateVerbatim(ctx);
     if (r == BSR_ADD_DONE)
         reply_hits(ctx, b.out, b.n, as_array);
@@ -126,7 +131,10 @@ int bsrx_cmd_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (!dst) return REDISMODULE_OK;
     bloomsimd_filter *src = bsr_open_existing(ctx, argv[2], REDISMODULE_READ);
     if (!src) return REDISMODULE_OK;
+    bsr_share before;
+    bsr_share_of(dst, &before, NULL);
     bloomsimd_status st = bloomsimd_union(dst, src);
+    bsr_stats_changed(ctx, argv[1], &before, dst); /* items add up (the library's merge) */
     if (st == BLOOMSIMD_ERR_INCOMPATIBLE)
         return rm_ReplyWithError(ctx, "ERR filters are not compatible (capacity, error rate, expansion and "
                                       "layers must match)");
@@ -153,7 +161,7 @@ int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);
     uint64_t capacity = bsr_total_capacity(&info);
-    rm_ReplyWithMap(ctx, 14);
+    rm_ReplyWithMap(ctx, 16);
     rm_ReplyWithSimpleString(ctx, "layout");
     const char *layout = bloomsimd_layout_name(info.layout);
     rm_ReplyWithSimpleString(ctx, layout ? layout : "unknown");
@@ -165,6 +173,8 @@ int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     rm_ReplyWithLongLong(ctx, info.layers);
     rm_ReplyWithSimpleString(ctx, "expansion");
     rm_ReplyWithLongLong(ctx, info.growth);
+    rm_ReplyWithSimpleString(ctx, "generations"); /* a window (BFX.IMPORT of one): its generations; else 0 */
+    rm_ReplyWithLongLong(ctx, info.generations);
     rm_ReplyWithSimpleString(ctx, "tightening");
     rm_ReplyWithDouble(ctx, info.tightening);
     rm_ReplyWithSimpleString(ctx, "design fpr"); /* error_rate (NONSCALING: x BSR_FPR_MARGIN) */
@@ -173,6 +183,8 @@ int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     rm_ReplyWithLongLong(ctx, (long long)capacity);
     rm_ReplyWithSimpleString(ctx, "items");
     rm_ReplyWithLongLong(ctx, (long long)info.items);
+    rm_ReplyWithSimpleString(ctx, "load"); /* the library's share of capacity taken (INFO bf's 80% / 100%) */
+    rm_ReplyWithDouble(ctx, info.load);
     rm_ReplyWithSimpleString(ctx, "bits");
     rm_ReplyWithLongLong(ctx, (long long)info.bits);
     rm_ReplyWithSimpleString(ctx, "bits per key");

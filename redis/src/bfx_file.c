@@ -70,7 +70,7 @@ int bsrx_cmd_import(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     bloomsimd_filter *old;
     bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, &key, &old);
     if (state == BSR_KEY_EMPTY || (state == BSR_KEY_FILTER && replace)) {
-        rm_ModuleTypeSetValue(key, bsr_type, f); /* frees the old filter, if any */
+        bsr_set_value(key, f); /* frees (and uncounts) the old filter, if any */
         f = NULL;
     }
     rm_CloseKey(key);

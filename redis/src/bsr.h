@@ -94,6 +94,41 @@ int bsr_reply_create_error(RedisModuleCtx *ctx, bloomsimd_status st, uint64_t ca
 uint64_t bsr_total_capacity(const bloomsimd_info *info);
 /* MEMORY USAGE and BF.INFO "Size": the bit arrays plus our bookkeeping. */
 size_t bsr_mem_usage(const void *value);
+/* The same from a filter's info. */
+size_t bsr_mem_usage_of(const bloomsimd_info *info);
+
+/* ---- what operators watch: INFO bf and keyspace events (stats.c) -------------- */
+
+typedef enum { BSR_KIND_NONSCALING, BSR_KIND_SCALING, BSR_KIND_WINDOW } bsr_kind;
+
+/* What one filter adds to the INFO totals. */
+typedef struct {
+    bsr_kind kind;
+    long long bytes;    /* bsr_mem_usage */
+    long long items;
+    long long layers;
+    long long capacity; /* bsr_total_capacity */
+    int level;          /* 0 below 80% of its capacity (bloomsimd_info.load), 1 at or past 80%, 2 at or past 100% */
+} bsr_share;
+
+/* The filter's share; *info (may be NULL) gets its bloomsimd_get_info. */
+void bsr_share_of(const bloomsimd_filter *f, bsr_share *s, bloomsimd_info *info);
+/* A filter value enters the server (counted in INFO) / is freed by it. */
+void bsr_stats_enter(const bloomsimd_filter *f);
+void bsr_stats_leave(const bloomsimd_filter *f);
+/* Stores f under key (rm_ModuleTypeSetValue, which frees and uncounts a
+ * filter the key held) and counts it. Every value a command stores goes
+ * through here. */
+int bsr_set_value(RedisModuleKey *key, bloomsimd_filter *f);
+/* After a command changed f: adds the change since `before` to the totals
+ * and sends bf.grow (a scaling filter added a layer) and bf.80pct (it
+ * crossed 80% of its capacity) on the key. */
+void bsr_stats_changed(RedisModuleCtx *ctx, RedisModuleString *name, const bsr_share *before,
+                       const bloomsimd_filter *f);
+/* A full NONSCALING filter refused an item: counted, and bf.full sent. */
+void bsr_stats_refused(RedisModuleCtx *ctx, RedisModuleString *name);
+/* Registers the INFO callback. */
+int bsr_stats_init(RedisModuleCtx *ctx);
 
 /* ---- batches ---------------------------------------------------------------------- */
 
@@ -116,12 +151,14 @@ void bsr_batch_free(bsr_batch *b);
 void bsr_batch_contains(const bloomsimd_filter *f, bsr_batch *b, size_t at);
 
 typedef enum { BSR_ADD_DONE, BSR_ADD_FULL, BSR_ADD_GROW_FAILED } bsr_add_result;
-/* Inserts the batch in order; out[i] = 1 if item i was new. *answered items
+/* Inserts the batch in order into f, whose info is *info; out[i] = 1 if item
+ * i was new. *answered items
  * got an answer: all of them (DONE), or those before the first new item a
  * full NONSCALING filter refused (FULL). GROW_FAILED: the library could not
  * add a layer (*st says why: NO_MEMORY, or TOO_LARGE at its layer, size or
  * FPR limits). */
-bsr_add_result bsr_batch_add(bloomsimd_filter *f, bsr_batch *b, size_t *answered, bloomsimd_status *st);
+bsr_add_result bsr_batch_add(bloomsimd_filter *f, const bloomsimd_info *info, bsr_batch *b, size_t *answered,
+                             bloomsimd_status *st);
 /* Replies with the error for a failed grow. */
 int bsr_reply_grow_error(RedisModuleCtx *ctx, bloomsimd_status st);
 

@@ -211,7 +211,7 @@ static int load_body(RedisModuleCtx *ctx, RedisModuleString *name, long long ite
         pending_drop(i);
         return rm_ReplyWithError(ctx, state == BSR_KEY_WRONGTYPE ? REDISMODULE_ERRORMSG_WRONGTYPE : "ERR item exists");
     }
-    rm_ModuleTypeSetValue(key, bsr_type, f);
+    bsr_set_value(key, f);
     rm_CloseKey(key);
     replicate_payload(ctx, name, p->payload, p->body_len);
     pending_drop(i);

@@ -135,6 +135,7 @@ __attribute__((visibility("default"))) int RedisModule_OnLoad(RedisModuleCtx *ct
             return REDISMODULE_ERR;
         }
     }
+    if (bsr_stats_init(ctx) != REDISMODULE_OK) return REDISMODULE_ERR;
     bsr_refresh_chunk_limit(ctx);
     rm_Log(ctx, "notice", "bloomsimd %s loaded (kernel %s)", bloomsimd_version_string(),
            bloomsimd_default_kernel() ? bloomsimd_default_kernel() : "none");

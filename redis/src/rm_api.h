@@ -47,6 +47,9 @@
 /* RedisModule_GetContextFlags */
 #define REDISMODULE_CTX_FLAGS_LOADING (1 << 6)
 
+/* Keyspace events of module commands: 'd' in notify-keyspace-events. */
+#define REDISMODULE_NOTIFY_MODULE (1 << 13)
+
 #define REDISMODULE_ERRORMSG_WRONGTYPE "WRONGTYPE Operation against a key holding the wrong kind of value"
 
 /* ---- opaque server types ---------------------------------------------------- */
@@ -59,8 +62,11 @@ typedef struct RedisModuleIO RedisModuleIO;
 typedef struct RedisModuleDigest RedisModuleDigest;
 typedef struct RedisModuleCallReply RedisModuleCallReply;
 typedef struct RedisModuleCommand RedisModuleCommand;
+typedef struct RedisModuleInfoCtx RedisModuleInfoCtx;
 
 typedef int (*RedisModuleCmdFunc)(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+/* INFO: called for INFO, INFO modules, INFO <module name> and crash reports. */
+typedef void (*RedisModuleInfoFunc)(RedisModuleInfoCtx *ctx, int for_crash_report);
 
 /* ---- data type methods (struct layout of method version 3) ----------------- */
 
@@ -218,7 +224,12 @@ typedef struct RedisModuleCommandInfo {
     X(size_t, CallReplyLength, (RedisModuleCallReply *reply)) \
     X(RedisModuleCallReply *, CallReplyArrayElement, (RedisModuleCallReply *reply, size_t idx)) \
     X(const char *, CallReplyStringPtr, (RedisModuleCallReply *reply, size_t *len)) \
-    X(void, FreeCallReply, (RedisModuleCallReply *reply))
+    X(void, FreeCallReply, (RedisModuleCallReply *reply)) \
+    X(int, RegisterInfoFunc, (RedisModuleCtx *ctx, RedisModuleInfoFunc cb)) \
+    X(int, InfoAddSection, (RedisModuleInfoCtx *ctx, const char *name)) \
+    X(int, InfoAddFieldLongLong, (RedisModuleInfoCtx *ctx, const char *field, long long value)) \
+    X(int, InfoAddFieldCString, (RedisModuleInfoCtx *ctx, const char *field, const char *value)) \
+    X(int, NotifyKeyspaceEvent, (RedisModuleCtx *ctx, int type, const char *event, RedisModuleString *key))
 
 #define BSR_RM_DECLARE(ret, name, args) extern ret(*rm_##name) args;
 BSR_RM_FUNCTIONS(BSR_RM_DECLARE)

@@ -174,4 +174,14 @@ void bloomsimd_window_info(const bloomsimd_filter *f, bloomsimd_info *info)
     info->current_items = bloomsimd_items_get(current);
     info->current_started_ns = __atomic_load_n(&current->started_ns, __ATOMIC_RELAXED);
     info->oldest_started_ns = __atomic_load_n(&oldest->started_ns, __ATOMIC_RELAXED);
+    /* Each generation is sized for capacity keys, so the window is as full as
+     * its fullest one: a burst that overfilled an older generation raises
+     * the FPR until that generation rotates out, even if the current one is
+     * still light. */
+    uint64_t fullest = 0;
+    for (uint32_t i = 0; i < ls->count; i++) {
+        uint64_t n = bloomsimd_items_get(ls->layer[i]);
+        if (n > fullest) fullest = n;
+    }
+    info->load = bloomsimd_load_of((double)fullest, f->capacity);
 }

@@ -164,6 +164,17 @@ void bloomsimd_get_fill_info(const bloomsimd_filter *f, bloomsimd_fill_info *fil
 {
     if (!f || !fill) return;
     layer_estimate e = estimate_all(f);
-    *fill = (bloomsimd_fill_info){
-        .fill_ratio = e.set / e.bits, .estimated_items = e.keys, .fpr_now = e.fpr, .saturated = e.saturated};
+    bloomsimd_info info;
+    bloomsimd_get_info(f, &info);
+    /* Layered filters count every key they take; a plain filter counts only
+     * insert-and-report-new, so one that counted nothing may still be full:
+     * its bits say how full. (A plain filter filled partly each way reads
+     * its counted share; the estimate would be the truer one there, but the
+     * library cannot tell that case apart.) */
+    double load = !f->layers && info.items == 0 ? bloomsimd_load_of(e.keys, info.capacity) : info.load;
+    *fill = (bloomsimd_fill_info){.fill_ratio = e.set / e.bits,
+                                  .estimated_items = e.keys,
+                                  .fpr_now = e.fpr,
+                                  .saturated = e.saturated,
+                                  .load = load};
 }

@@ -316,7 +316,8 @@ JNIEXPORT void JNICALL Java_org_bloomsimd_Native_union(JNIEnv *env, jclass cls, 
 }
 
 /* longs: capacity, bits, blocks, k, seed, memory_bytes, flags, layers, items, layout;
- * doubles: target fpr, estimated count, fpr now, fill ratio. */
+ * doubles (Native.INFO_DOUBLES): target fpr, estimated count, fpr now, fill ratio, load
+ * (bloomsimd_fill_info's: the share of capacity taken). */
 JNIEXPORT jstring JNICALL Java_org_bloomsimd_Native_info(JNIEnv *env, jclass cls, jlong h, jlongArray longs,
                                                          jdoubleArray doubles)
 {
@@ -331,8 +332,8 @@ JNIEXPORT jstring JNICALL Java_org_bloomsimd_Native_info(JNIEnv *env, jclass cls
         bloomsimd_fill_info fill;
         memset(&fill, 0, sizeof fill);
         bloomsimd_get_fill_info(F(h), &fill);
-        jdouble d[4] = {i.fpr, fill.estimated_items, fill.fpr_now, fill.fill_ratio};
-        (*env)->SetDoubleArrayRegion(env, doubles, 0, 4, d);
+        jdouble d[5] = {i.fpr, fill.estimated_items, fill.fpr_now, fill.fill_ratio, fill.load};
+        (*env)->SetDoubleArrayRegion(env, doubles, 0, 5, d);
     }
     return (*env)->NewStringUTF(env, i.kernel ? i.kernel : "");
 }

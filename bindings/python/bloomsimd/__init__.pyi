@@ -44,6 +44,7 @@ class Info(NamedTuple):
     estimated_keys: float
     fpr_now: float
     saturated: bool
+    load: float
 
 
 class Sizing(NamedTuple):

@@ -360,6 +360,9 @@ static PyStructSequence_Field info_fields[] = {
     {"estimated_keys", "distinct keys estimated from the bits"},
     {"fpr_now", "the false-positive rate of a lookup now, from the bits"},
     {"saturated", "so few bits are clear that estimated_keys is only a bound"},
+    {"load", "share of its capacity the filter has taken (0.8 = 80%): its counted keys over its capacity (a\n"
+             "scalable filter: over its first layer's; a window: its fullest generation's), or its\n"
+             "estimated keys where it counted none (a plain filter filled by add); 0 without a capacity"},
     {NULL, NULL},
 };
 
@@ -368,7 +371,7 @@ static PyStructSequence_Desc info_desc = {
     "What a filter is and how full it is (Filter.info). Reading it counts\n"
     "the set bits: about 1 ms per 16 MiB of filter.",
     info_fields,
-    20,
+    21,
 };
 
 int bsp_info_init(PyObject *module)
@@ -417,6 +420,7 @@ PyObject *bsp_filter_info(bsp_filter *self, void *closure)
         PyFloat_FromDouble(fill.estimated_items),
         PyFloat_FromDouble(fill.fpr_now),
         PyBool_FromLong(fill.saturated),
+        PyFloat_FromDouble(fill.load),
     };
     PyObject *r = PyStructSequence_New(info_type);
     bool bad = r == NULL;

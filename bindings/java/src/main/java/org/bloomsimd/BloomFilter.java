@@ -538,7 +538,7 @@ public final class BloomFilter implements AutoCloseable {
      * within a few percent up to the filter's capacity.
      */
     public long approximateElementCount() {
-        double[] d = new double[4];
+        double[] d = new double[Native.INFO_DOUBLES];
         info(d);
         return Math.round(d[1]);
     }
@@ -549,7 +549,7 @@ public final class BloomFilter implements AutoCloseable {
      * (bits set / bits)^k).
      */
     public double expectedFpp() {
-        double[] d = new double[4];
+        double[] d = new double[Native.INFO_DOUBLES];
         info(d);
         return d[2];
     }
@@ -602,6 +602,15 @@ public final class BloomFilter implements AutoCloseable {
         Native.info(handle(), l, doubles);
         Reference.reachabilityFence(this);
         return l;
+    }
+
+    /**
+     * One reading of the library's info (longs: capacity, bits, blocks, k, seed, memory_bytes,
+     * flags, layers, items, layout) and, when doubles is not null, fill info (target fpr,
+     * estimated count, fpr now, fill ratio, load), for {@link BloomFilterMetrics}.
+     */
+    long[] readInfo(double[] doubles) {
+        return info(doubles);
     }
 
     @Override

@@ -123,6 +123,9 @@ final class Native {
 
     static native void union(long dst, long src);
 
+    /** Length of info's doubles: target fpr, estimated count, fpr now, fill ratio, load. */
+    static final int INFO_DOUBLES = 5;
+
     static native String info(long h, long[] longs, double[] doubles);
 
     static native ByteBuffer view(long h, long[] geometry, short[] select);
