@@ -1126,6 +1126,189 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_header_parse(const void *buf, s
 BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_header_write(uint32_t bitset_bytes, void *buf, size_t cap,
                                                               size_t *written);
 
+/* ======================================================================== */
+/* Single keys, inlined                                                     */
+/* ======================================================================== */
+
+/*
+ * In a program compiled for AVX2 (-mavx2, or a -march that has it),
+ * bloomsimd_contains_u64(f, key) and bloomsimd_add_u64(f, key), called as
+ * functions, expand here to an inline probe: no call into the library and no
+ * indirect jump, so a loop of them keeps its keys' hashing in registers and
+ * more cache misses in flight. With -mavx512f a block512 probe is one 512-bit
+ * test. A portable build (no AVX2) calls the exported functions, which run
+ * the CPU's best kernel. The exported functions stay for bindings and FFI:
+ * take their address, call them with the name in parentheses,
+ * (bloomsimd_contains_u64)(f, key), or define BLOOMSIMD_NO_INLINE before
+ * including this header.
+ *
+ * Every filter starts with a bloomsimd_inline (below), which the library
+ * fills. The inline code probes only the shapes this header knows (its
+ * `probe` values, under BLOOMSIMD_INLINE_VERSION) and calls the library for
+ * anything else: layered, Parquet and BLOOMSIMD_CONCURRENT filters, adds to a
+ * read-only mapping, and whatever a newer library adds. A program built
+ * against this header so never misreads a filter made by a newer library.
+ * Answers and bytes are the library's, bit for bit (tests/test_inline.c, on
+ * every layout, hash and k). docs/kernels/single-key.md has the figures.
+ */
+#define BLOOMSIMD_INLINE_VERSION 1u
+#define BLOOMSIMD_INLINE_LIBRARY 0u        /* no inline probe: call the library */
+#define BLOOMSIMD_INLINE_SPLIT256_XXH3 1u
+#define BLOOMSIMD_INLINE_BLOCK512_XXH3 2u
+#define BLOOMSIMD_INLINE_SPLIT256_MUM 3u
+#define BLOOMSIMD_INLINE_BLOCK512_MUM 4u
+#define BLOOMSIMD_INLINE_NO_WRITE 0x1u     /* access: adds go to the library (a read-only mapping) */
+
+/* The first member of every filter. `version` stays the first field of every
+ * future version; the rest is this version's. */
+typedef struct bloomsimd_inline {
+    uint32_t version;        /* BLOOMSIMD_INLINE_VERSION of the library that made the filter */
+    uint32_t probe;          /* BLOOMSIMD_INLINE_* above */
+    uint32_t access;         /* BLOOMSIMD_INLINE_NO_WRITE */
+    uint32_t reserved;
+    uint64_t *words;         /* the bit array, 64-byte aligned, little-endian 32-bit words */
+    uint64_t nblocks;
+    uint64_t hash_a, hash_b; /* XXH3: the seed's bitflip in hash_a; mum: its two words */
+    const uint16_t *select;  /* block512: the 64 word masks of the filter's k */
+} bloomsimd_inline;
+
+#if !defined(BLOOMSIMD_NO_INLINE) && defined(__AVX2__)
+#include <immintrin.h>
+
+/* XXH3_64bits_withSeed of the key's 8 little-endian bytes (kernels/layout.h section 1). */
+static inline uint64_t bloomsimd_inline_xxh3_(uint64_t key, uint64_t bitflip)
+{
+    uint64_t h = ((key << 32) | (key >> 32)) ^ bitflip;
+    h ^= ((h << 49) | (h >> 15)) ^ ((h << 24) | (h >> 40));
+    h *= UINT64_C(0x9FB21C651E98DF25);
+    h ^= (h >> 35) + 8u;
+    h *= UINT64_C(0x9FB21C651E98DF25);
+    return h ^ (h >> 28);
+}
+
+/* Hash 3, BLOOMSIMD_U64_MUM (kernels/layout.h section 1). */
+static inline uint64_t bloomsimd_inline_mum_(uint64_t key, uint64_t a, uint64_t b)
+{
+    __extension__ unsigned __int128 p = (unsigned __int128)(key ^ a) * (__builtin_bswap64(key) ^ b);
+    uint64_t h = ((uint64_t)p ^ (uint64_t)(p >> 64)) * UINT64_C(0x9E3779B97F4A7C15);
+    return h ^ (h >> 32);
+}
+
+/* The salts of the words' bits (1 << ((lo * salt) >> 27)): split256 uses the
+ * first 8 (Parquet's), block512 all 16. */
+static const uint32_t bloomsimd_inline_salts_[16] __attribute__((aligned(64))) = {
+    0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du, 0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u,
+    0x3c6ef373u, 0x9e3779b9u, 0x2545f491u, 0x85ebca6bu, 0xc2b2ae35u, 0x27d4eb2fu, 0x165667b1u, 0xd3a2646du};
+
+/* The key's block: ((h >> 32) * nblocks) >> 32, of 4 (split256) or 8 (block512) 64-bit words. */
+static inline uint64_t *bloomsimd_inline_block_(const bloomsimd_inline *v, uint64_t h, unsigned words)
+{
+    return v->words + (((h >> 32) * v->nblocks) >> 32) * words;
+}
+
+/* The bit of each of 8 words, salts from `at`. */
+static inline __m256i bloomsimd_inline_bits8_(uint32_t lo, unsigned at)
+{
+    __m256i salts = _mm256_load_si256((const __m256i *)(const void *)(bloomsimd_inline_salts_ + at));
+    __m256i shift = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)lo), salts), 27);
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), shift);
+}
+
+/* block512: all-ones in the words of `sel` (8 of its bits from `at`). */
+static inline __m256i bloomsimd_inline_words8_(unsigned sel, unsigned at)
+{
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(sel >> at)), bit), bit);
+}
+
+static inline bool bloomsimd_inline_split256_has_(const bloomsimd_inline *v, uint64_t h)
+{
+    const __m256i *b = (const __m256i *)(const void *)bloomsimd_inline_block_(v, h, 4);
+    return _mm256_testc_si256(_mm256_load_si256(b), bloomsimd_inline_bits8_((uint32_t)h, 0));
+}
+
+static inline void bloomsimd_inline_split256_set_(const bloomsimd_inline *v, uint64_t h)
+{
+    __m256i *b = (__m256i *)(void *)bloomsimd_inline_block_(v, h, 4);
+    _mm256_store_si256(b, _mm256_or_si256(_mm256_load_si256(b), bloomsimd_inline_bits8_((uint32_t)h, 0)));
+}
+
+static inline bool bloomsimd_inline_block512_has_(const bloomsimd_inline *v, uint64_t h)
+{
+    const uint32_t lo = (uint32_t)h;
+    const unsigned sel = v->select[lo >> 26];
+    const uint64_t *b = bloomsimd_inline_block_(v, h, 8);
+#if defined(__AVX512F__)
+    __m512i salts = _mm512_load_si512((const void *)bloomsimd_inline_salts_);
+    __m512i bits = _mm512_sllv_epi32(_mm512_set1_epi32(1),
+                                     _mm512_srli_epi32(_mm512_mullo_epi32(_mm512_set1_epi32((int)lo), salts), 27));
+    return _mm512_mask_test_epi32_mask((__mmask16)sel, bits, _mm512_load_si512((const void *)b)) == (__mmask16)sel;
+#else
+    __m256i m0 = _mm256_and_si256(bloomsimd_inline_bits8_(lo, 0), bloomsimd_inline_words8_(sel, 0));
+    __m256i m1 = _mm256_and_si256(bloomsimd_inline_bits8_(lo, 8), bloomsimd_inline_words8_(sel, 8));
+    return _mm256_testc_si256(_mm256_load_si256((const __m256i *)(const void *)b), m0) &
+           _mm256_testc_si256(_mm256_load_si256((const __m256i *)(const void *)(b + 4)), m1);
+#endif
+}
+
+static inline void bloomsimd_inline_block512_set_(const bloomsimd_inline *v, uint64_t h)
+{
+    const uint32_t lo = (uint32_t)h;
+    const unsigned sel = v->select[lo >> 26];
+    __m256i *b = (__m256i *)(void *)bloomsimd_inline_block_(v, h, 8);
+    __m256i m0 = _mm256_and_si256(bloomsimd_inline_bits8_(lo, 0), bloomsimd_inline_words8_(sel, 0));
+    __m256i m1 = _mm256_and_si256(bloomsimd_inline_bits8_(lo, 8), bloomsimd_inline_words8_(sel, 8));
+    _mm256_store_si256(b, _mm256_or_si256(_mm256_load_si256(b), m0));
+    _mm256_store_si256(b + 1, _mm256_or_si256(_mm256_load_si256(b + 1), m1));
+}
+
+static inline bool bloomsimd_inline_contains_u64(const bloomsimd_filter *filter, uint64_t key)
+{
+    const bloomsimd_inline *v = (const bloomsimd_inline *)(const void *)filter;
+    if (filter && v->version == BLOOMSIMD_INLINE_VERSION) {
+        switch (v->probe) {
+        case BLOOMSIMD_INLINE_SPLIT256_XXH3:
+            return bloomsimd_inline_split256_has_(v, bloomsimd_inline_xxh3_(key, v->hash_a));
+        case BLOOMSIMD_INLINE_BLOCK512_XXH3:
+            return bloomsimd_inline_block512_has_(v, bloomsimd_inline_xxh3_(key, v->hash_a));
+        case BLOOMSIMD_INLINE_SPLIT256_MUM:
+            return bloomsimd_inline_split256_has_(v, bloomsimd_inline_mum_(key, v->hash_a, v->hash_b));
+        case BLOOMSIMD_INLINE_BLOCK512_MUM:
+            return bloomsimd_inline_block512_has_(v, bloomsimd_inline_mum_(key, v->hash_a, v->hash_b));
+        default: break;
+        }
+    }
+    return (bloomsimd_contains_u64)(filter, key);
+}
+
+static inline bloomsimd_status bloomsimd_inline_add_u64(bloomsimd_filter *filter, uint64_t key)
+{
+    const bloomsimd_inline *v = (const bloomsimd_inline *)(const void *)filter;
+    if (filter && v->version == BLOOMSIMD_INLINE_VERSION && !(v->access & BLOOMSIMD_INLINE_NO_WRITE)) {
+        switch (v->probe) {
+        case BLOOMSIMD_INLINE_SPLIT256_XXH3:
+            bloomsimd_inline_split256_set_(v, bloomsimd_inline_xxh3_(key, v->hash_a));
+            return BLOOMSIMD_OK;
+        case BLOOMSIMD_INLINE_BLOCK512_XXH3:
+            bloomsimd_inline_block512_set_(v, bloomsimd_inline_xxh3_(key, v->hash_a));
+            return BLOOMSIMD_OK;
+        case BLOOMSIMD_INLINE_SPLIT256_MUM:
+            bloomsimd_inline_split256_set_(v, bloomsimd_inline_mum_(key, v->hash_a, v->hash_b));
+            return BLOOMSIMD_OK;
+        case BLOOMSIMD_INLINE_BLOCK512_MUM:
+            bloomsimd_inline_block512_set_(v, bloomsimd_inline_mum_(key, v->hash_a, v->hash_b));
+            return BLOOMSIMD_OK;
+        default: break;
+        }
+    }
+    return (bloomsimd_add_u64)(filter, key);
+}
+
+#define bloomsimd_contains_u64(filter, key) bloomsimd_inline_contains_u64((filter), (key))
+#define bloomsimd_add_u64(filter, key) bloomsimd_inline_add_u64((filter), (key))
+
+#endif /* !BLOOMSIMD_NO_INLINE && __AVX2__ */
+
 #ifdef __cplusplus
 }
 #endif

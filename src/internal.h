@@ -40,7 +40,8 @@ typedef struct bloomsimd_layers bloomsimd_layers; /* layers/layers.h */
  * kernel and flags. Every public entry point tests `layers` first.
  */
 struct bloomsimd_filter {
-    bloomsimd_geometry geometry; /* first: single_key.c finds the filter from it */
+    bloomsimd_inline inl;        /* first: the header's inline single-key calls read it (single_key.c fills it) */
+    bloomsimd_geometry geometry; /* single_key.c finds the filter from it */
     bloomsimd_single_key single; /* what the single-key calls jump to (single_key.c) */
     const bloomsimd_kernel *kernel;
     uint64_t capacity;
@@ -153,6 +154,13 @@ bloomsimd_status bloomsimd_filter_init(bloomsimd_filter *filter, const bloomsimd
 /* Binds f->single from f's kernel, layout, hash, layers and read_only: call
  * after any of them is set (bloomsimd_filter_init does, for a new filter). */
 void bloomsimd_bind_single_key(bloomsimd_filter *filter);
+/* Points the filter at its bit array (NULL when freed) and rebinds its
+ * single-key calls, whose inline view (bloomsimd_inline) holds the pointer. */
+static inline void bloomsimd_set_words(bloomsimd_filter *f, void *words)
+{
+    f->geometry.words = (uint32_t *)words;
+    bloomsimd_bind_single_key(f);
+}
 /* Sets read_only and rebinds (writes through the single-key calls refused). */
 void bloomsimd_filter_set_read_only(bloomsimd_filter *filter, bool read_only);
 

@@ -56,7 +56,7 @@ static bloomsimd_status alloc_with_host(bloomsimd_filter *f, const bloomsimd_all
     f->allocator = *a;
     f->mapping = raw;
     f->mapping_bytes = total;
-    f->geometry.words = (uint32_t *)start;
+    bloomsimd_set_words(f, (void *)start);
     return BLOOMSIMD_OK;
 }
 
@@ -82,7 +82,7 @@ bloomsimd_status bloomsimd_alloc_bits(bloomsimd_filter *f, uint64_t blocks, uint
         f->storage = BLOOMSIMD_STORAGE_ANON_MAP;
         f->mapping = p;
         f->mapping_bytes = rounded;
-        f->geometry.words = p;
+        bloomsimd_set_words(f, p);
     } else {
         void *p = NULL;
         if (posix_memalign(&p, BLOOMSIMD_BLOCK_BYTES, bytes) != 0)
@@ -91,7 +91,7 @@ bloomsimd_status bloomsimd_alloc_bits(bloomsimd_filter *f, uint64_t blocks, uint
         f->storage = BLOOMSIMD_STORAGE_HEAP;
         f->mapping = p;
         f->mapping_bytes = bytes;
-        f->geometry.words = p;
+        bloomsimd_set_words(f, p);
     }
     (void)flags;
     return BLOOMSIMD_OK;
@@ -111,5 +111,5 @@ void bloomsimd_free_bits(bloomsimd_filter *f)
         break;
     }
     f->mapping = NULL;
-    f->geometry.words = NULL;
+    bloomsimd_set_words(f, NULL);
 }

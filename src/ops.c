@@ -58,13 +58,14 @@ void bloomsimd_hash_batch_u64(const bloomsimd_filter *f, const uint64_t *keys, s
 
 /* One key: a NULL check and a tail jump into the set bound to f
  * (single_key.c), which hashes and probes in one function. */
-bloomsimd_status bloomsimd_add_u64(bloomsimd_filter *f, uint64_t key)
+/* (the names in parentheses: never the header's inline macros, whatever the build defines) */
+bloomsimd_status (bloomsimd_add_u64)(bloomsimd_filter *f, uint64_t key)
 {
     if (!f) return bloomsimd_check_writable(f);
     return f->single.add_u64(&f->geometry, key);
 }
 
-bool bloomsimd_contains_u64(const bloomsimd_filter *f, uint64_t key)
+bool (bloomsimd_contains_u64)(const bloomsimd_filter *f, uint64_t key)
 {
     if (!f) return false;
     return f->single.contains_u64(&f->geometry, key);

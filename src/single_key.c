@@ -15,12 +15,38 @@
 #include "internal.h"
 #include "layers/layers.h"
 
-_Static_assert(offsetof(bloomsimd_filter, geometry) == 0, "single-key functions find the filter from its geometry");
+_Static_assert(offsetof(bloomsimd_filter, inl) == 0, "the header's inline calls read a filter's first bytes");
 
 static bloomsimd_filter *filter_of(const bloomsimd_geometry *g)
 {
     /* the write entries are only ever bound to filters the caller may write */
-    return (bloomsimd_filter *)(uintptr_t)g;
+    return (bloomsimd_filter *)(uintptr_t)((const char *)g - offsetof(bloomsimd_filter, geometry));
+}
+
+/* What the header's inline single-key calls may do with f (include/bloomsimd.h,
+ * "Single keys, inlined"): probe a plain XXH3 or mum filter in place, and
+ * call the library for everything else. */
+static bloomsimd_inline inline_view(const bloomsimd_filter *f)
+{
+    bloomsimd_inline v = {.version = BLOOMSIMD_INLINE_VERSION, .probe = BLOOMSIMD_INLINE_LIBRARY};
+    /* concurrent filters: the library's racy-read and atomic-OR paths */
+    if (f->layers || !f->geometry.words || f->geometry.concurrent) return v;
+    const bool split = f->geometry.layout == BLOOMSIMD_LAYOUT_SPLIT256;
+    if (f->geometry.hash_id == BLOOMSIMD_HASH_XXH3) {
+        v.probe = split ? BLOOMSIMD_INLINE_SPLIT256_XXH3 : BLOOMSIMD_INLINE_BLOCK512_XXH3;
+        v.hash_a = f->geometry.hash_bitflip;
+    } else if (f->geometry.hash_id == BLOOMSIMD_HASH_MUM) {
+        v.probe = split ? BLOOMSIMD_INLINE_SPLIT256_MUM : BLOOMSIMD_INLINE_BLOCK512_MUM;
+        v.hash_a = f->geometry.mum_a;
+        v.hash_b = f->geometry.mum_b;
+    } else {
+        return v; /* Parquet's XXH64: the library's calls */
+    }
+    v.access = f->read_only ? BLOOMSIMD_INLINE_NO_WRITE : 0;
+    v.words = (uint64_t *)(void *)f->geometry.words;
+    v.nblocks = f->geometry.nblocks;
+    v.select = f->geometry.select;
+    return v;
 }
 
 static const bloomsimd_single_key *kernel_entries(const bloomsimd_filter *f)
@@ -87,6 +113,7 @@ void bloomsimd_bind_single_key(bloomsimd_filter *f)
     }
     if (f->read_only) s.add_u64 = s.add_hash = refuse_write;
     f->single = s;
+    f->inl = inline_view(f);
 }
 
 void bloomsimd_filter_set_read_only(bloomsimd_filter *f, bool read_only)

@@ -4,7 +4,9 @@
  * Times loops of single-key calls over random keys, each variant in turn on
  * the same keys in every round (paired, in an order that rotates from round
  * to round), at several filter sizes:
- *   lib        bloomsimd_contains_u64(f, key), one call per absent key
+ *   lib        bloomsimd_contains_u64(f, key), one per absent key: the header's
+ *              inline probe (build with and without -mavx2 to see both)
+ *   lib-call   (bloomsimd_contains_u64)(f, key): the exported function
  *   batch      bloomsimd_contains_batch_u64 on the same keys
  *   peer       the bench's split-block peer (bench/sbbf.h), sized for the same
  *              FPR, its probe inlined in a loop of single calls (AVX2)
@@ -20,7 +22,8 @@
  *   cc -O2 -DBLOOMSIMD_BENCH_HAVE_SBBF_AVX2 -Iinclude -Ibench bench/harness/single_key_probe.c \
  *      bench/sbbf.c /tmp/sbbf_avx2.o build-rel/libbloomsimd.a -lxxhash -lm -lpthread -o /tmp/skp
  *   /tmp/skp ROUNDS SIZES   (e.g. 9 1e4,1e5,1e6,1e7; BLOOMSIMD_KERNEL picks
- *                            the kernel, BLOOMSIMD_LAYOUT_ARG=2 or 3 the layout)
+ *                            the kernel, BLOOMSIMD_LAYOUT_ARG=2 or 3 the layout,
+ *                            BLOOMSIMD_MUM_ARG=1 the mum hash of 64-bit keys)
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -64,6 +67,15 @@ static uint64_t run_lib(const uint64_t *keys, size_t n)
 {
     uint64_t hits = 0;
     for (size_t i = 0; i < n; i++) hits += bloomsimd_contains_u64(lib_f, keys[i]);
+    return hits;
+}
+
+/* the exported function, as bindings and FFI call it (the name in parentheses
+ * is never the header's inline macro) */
+static uint64_t run_lib_call(const uint64_t *keys, size_t n)
+{
+    uint64_t hits = 0;
+    for (size_t i = 0; i < n; i++) hits += (bloomsimd_contains_u64)(lib_f, keys[i]);
     return hits;
 }
 
@@ -113,8 +125,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "the split-block peer cannot run here: %s\n", why);
         return 1;
     }
-    const char *names[] = {"lib", "batch", "peer", "lib-add", "peer-add"};
-    variant_fn fns[] = {run_lib, run_batch, run_peer, run_lib_add, run_peer_add};
+    const char *names[] = {"lib", "batch", "peer", "lib-add", "peer-add", "lib-call"};
+    variant_fn fns[] = {run_lib, run_batch, run_peer, run_lib_add, run_peer_add, run_lib_call};
     enum { NV = sizeof fns / sizeof fns[0] };
     printf("kernel %s; ns/key of thread CPU time, median [p10 p90] of %d paired rounds of 2^20 keys\n",
            getenv("BLOOMSIMD_KERNEL") ? getenv("BLOOMSIMD_KERNEL") : bloomsimd_default_kernel(), rounds);
@@ -123,6 +135,7 @@ int main(int argc, char **argv)
         uint64_t n = (uint64_t)strtod(tok, NULL);
         bloomsimd_options o = {.capacity = n, .fpr = 0.01};
         const char *layout = getenv("BLOOMSIMD_LAYOUT_ARG");
+        if (getenv("BLOOMSIMD_MUM_ARG")) o.flags |= BLOOMSIMD_U64_MUM; /* hash 3 for 64-bit keys */
         if (layout) o.layout = (uint32_t)atoi(layout);
         if (bloomsimd_create_with(&lib_f, &o) != BLOOMSIMD_OK) return 1;
         uint64_t blocks = bench_sbbf_blocks_for(n, 0.01);

@@ -155,7 +155,7 @@ bloomsimd_status bloomsimd_parquet_view(bloomsimd_filter **out, const void *buf,
                                        BLOOMSIMD_LAYOUT_SPLIT256, BLOOMSIMD_HASH_PARQUET_XXH64};
     bloomsimd_filter_init(f, &shape, 0, BLOOMSIMD_PARQUET, kernel);
     f->storage = BLOOMSIMD_STORAGE_BORROWED; /* the caller's memory: nothing to release */
-    f->geometry.words = (uint32_t *)(uintptr_t)bits;
+    bloomsimd_set_words(f, (void *)(uintptr_t)bits);
     bloomsimd_filter_set_read_only(f, true);
     if (consumed) *consumed = (size_t)h.header_bytes + h.bitset_bytes;
     *out = f;

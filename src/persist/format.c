@@ -588,7 +588,7 @@ static bloomsimd_status make_layer(const bloomsimd_header *h, const bloomsimd_la
     f->started_ns = l->started_ns;
     if (mapped) {
         f->storage = BLOOMSIMD_STORAGE_BORROWED;
-        f->geometry.words = (uint32_t *)(void *)(mapped + l->offset);
+        bloomsimd_set_words(f, (void *)(mapped + l->offset));
     } else {
         bloomsimd_status st = bloomsimd_alloc_bits(f, l->blocks, flags);
         if (st != BLOOMSIMD_OK) {
