@@ -21,6 +21,8 @@
  * bits; Snowflake ids (ms << 22 | worker << 12 | seq); IPv4 addresses as
  * integers and in network byte order; two 32-bit fields (i / 1000, i % 1000);
  * multiples of 1000; both halves equal; ~i; random keys.
+ * BLOOMSIMD_TEST_QUICK (the sanitizer and emulator stages): 10^5 keys a family,
+ * so the FPR tolerance is wider there (4.5 sigmas of 400 false positives).
  * Rejected hashes fail here: one multiply by a constant gives 5-12% FPR on
  * multiples of 2^16 (kernels/layout.h section 1 lists what was measured).
  */
@@ -126,7 +128,7 @@ static void check_one(gate *g, uint32_t hash_flag, uint32_t layout, int family, 
 
 static unsigned run_gate(uint32_t hash_flag, uint64_t (*outside)(uint64_t))
 {
-    gate g = {.n = test_quick_mode() ? 200000 : 1000000, .outside = outside};
+    gate g = {.n = test_quick_mode() ? 100000 : 1000000, .outside = outside};
     g.q = g.n * 2 / 5;
     g.keys = malloc((g.n + g.q) * sizeof *g.keys);
     g.hashes = malloc((g.n + g.q) * sizeof *g.hashes);
