@@ -23,8 +23,8 @@ import java.nio.ByteOrder;
  * </pre>
  *
  * The SELECT_k table comes from the library ({@code bloomsimd_view.select}), never a copy. Words are
- * little-endian 32-bit, read plainly, or with opaque (atomic, unordered) reads when the filter is
- * concurrent, as the C library's relaxed loads. Not used (the JNI call instead) for layered
+ * little-endian 32-bit, read plainly, or as halves of opaque (atomic, unordered) 64-bit reads when
+ * the filter is concurrent, as the C library's relaxed 64-bit loads. Not used (the JNI call instead) for layered
  * filters, which have no single bit array, and bit arrays of 2 GiB or more, which a ByteBuffer
  * cannot span. ProbeTest checks every answer against the C kernels for every k and layout.
  */
@@ -33,7 +33,8 @@ final class Probe {
     private static final int[] SALT = {0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b,
         0x9efc4947, 0x5c6bfb31, 0x3c6ef373, 0x9e3779b9, 0x2545f491, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f, 0x165667b1,
         0xd3a2646d};
-    private static final VarHandle WORD = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    /** 64-bit words: a concurrent filter's writers OR 64 bits at a time, and the view's contract asks readers for 64-bit atomic loads. */
+    private static final VarHandle WORD64 = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long PRIME_MX2 = 0x9FB21C651E98DF25L;
     /** XXH3's default secret, bytes 8..15 and 16..23, little-endian. */
     private static final long SECRET_8 = 0x1cad21f72c81017cL;
@@ -120,7 +121,12 @@ final class Probe {
         return true;
     }
 
+    /** The 32-bit word at offset: read plainly, or as its half of an opaque (atomic, unordered) 64-bit read. */
     private int word(int offset) {
-        return concurrent ? (int) WORD.getOpaque(words, offset) : words.getInt(offset);
+        if (!concurrent) {
+            return words.getInt(offset);
+        }
+        long pair = (long) WORD64.getOpaque(words, offset & ~7);
+        return (int) (pair >>> ((offset & 4) << 3));
     }
 }
