@@ -58,6 +58,8 @@ test_packages=(
   openjdk-17-jdk-headless junit5 libguava-java
   maven libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java libmaven-resources-plugin-java
   libmaven-install-plugin-java  # bindings/java/pom.xml offline (maven-debian.xml)
+  # installs as each ecosystem's users run them (tests/packages/)
+  golang-golang-x-mod-dev  # go.sh: the module zip made by the code the go command uses
 )
 
 packages=("${bench_packages[@]}")

@@ -18,6 +18,9 @@
 #             library, the pure-Java probe under each BLOOMSIMD_KERNEL), then cmake --install
 #             and a program compiled against the installed jar (bindings/java/install-check.sh),
 #             mvn verify offline on Debian's Maven plugins, the benchmark on 10^5 keys
+#   packages  each ecosystem's install as its users run it, offline (tests/packages/): go get
+#             from a file module proxy into a consumer module, its example and go test -race
+#             from the module cache
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
@@ -30,7 +33,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=${BLOOMSIMD_TEST_DIR:-$root/build-test}
-stages=${STAGES:-release clang asan tsan fuzz aarch64 bench go python java}
+stages=${STAGES:-release clang asan tsan fuzz aarch64 bench go python java packages}
 export FUZZ_SECONDS=${FUZZ_SECONDS:-120}
 jobs=$(nproc)
 declare -a summary
@@ -89,8 +92,8 @@ stage_bench() {
 stage_go() {
   # (incremental: seconds after the release stage, and never a stale library when run alone)
   configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
-  # bindings/go/env.sh: static library from the release build, offline modules,
-  # header and library hashes in the cgo flags (the Go cache cannot see them)
+  # bindings/go/env.sh: the release build for the interop test, offline modules,
+  # a hash of the library's sources in the cgo flags (the Go cache cannot see them)
   eval "$(bash bindings/go/env.sh "$out/release")" || return 1
   [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
   (cd bindings/go && go vet ./... && go test -race -count=1 ./...) &&
@@ -135,6 +138,18 @@ stage_java() {
     sh "$out/release/bindings/java/bench.sh" --quick --short >"$out/java-bench-smoke.txt" 2>&1 || { cat "$out/java-bench-smoke.txt"; return 1; }
     cat "$out/java-bench-smoke.txt"
   fi
+}
+
+stage_packages() {
+  # (incremental after the release stage, like go: the consumers compare with that build)
+  configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
+  [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
+  local t
+  for p in go; do
+    t=$(date +%s)
+    bash "tests/packages/$p.sh" "$out/release" || { echo "packages: $p FAILED"; return 1; }
+    echo "packages: $p ok in $(($(date +%s) - t)) s"
+  done
 }
 
 if [ "${1:-}" = --quick ]; then
