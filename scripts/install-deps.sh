@@ -60,6 +60,7 @@ test_packages=(
   libmaven-install-plugin-java  # bindings/java/pom.xml offline (maven-debian.xml)
   # installs as each ecosystem's users run them (tests/packages/)
   golang-golang-x-mod-dev  # go.sh: the module zip made by the code the go command uses
+  python3-build python3-wheel  # python.sh: python3 -m build --no-isolation, the sdist and the wheel
 )
 
 packages=("${bench_packages[@]}")

@@ -20,7 +20,8 @@
 #             mvn verify offline on Debian's Maven plugins, the benchmark on 10^5 keys
 #   packages  each ecosystem's install as its users run it, offline (tests/packages/): go get
 #             from a file module proxy into a consumer module, its example and go test -race
-#             from the module cache
+#             from the module cache; python3 -m build's sdist and wheel, each pip-installed
+#             into a fresh venv and run through the package's suite
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
@@ -145,7 +146,7 @@ stage_packages() {
   configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
   [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
   local t
-  for p in go; do
+  for p in go python; do
     t=$(date +%s)
     bash "tests/packages/$p.sh" "$out/release" || { echo "packages: $p FAILED"; return 1; }
     echo "packages: $p ok in $(($(date +%s) - t)) s"
