@@ -61,6 +61,7 @@ test_packages=(
   # installs as each ecosystem's users run them (tests/packages/)
   golang-golang-x-mod-dev  # go.sh: the module zip made by the code the go command uses
   python3-build python3-wheel  # python.sh: python3 -m build --no-isolation, the sdist and the wheel
+  libmaven-source-plugin-java libmaven-javadoc-plugin-java  # java.sh: mvn install's sources and javadoc jars
 )
 
 packages=("${bench_packages[@]}")

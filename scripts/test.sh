@@ -21,7 +21,8 @@
 #   packages  each ecosystem's install as its users run it, offline (tests/packages/): go get
 #             from a file module proxy into a consumer module, its example and go test -race
 #             from the module cache; python3 -m build's sdist and wheel, each pip-installed
-#             into a fresh venv and run through the package's suite
+#             into a fresh venv and run through the package's suite; mvn install into an
+#             empty local repository and a consumer project built offline on it alone
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
@@ -146,7 +147,7 @@ stage_packages() {
   configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
   [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
   local t
-  for p in go python; do
+  for p in go python java; do
     t=$(date +%s)
     bash "tests/packages/$p.sh" "$out/release" || { echo "packages: $p FAILED"; return 1; }
     echo "packages: $p ok in $(($(date +%s) - t)) s"
