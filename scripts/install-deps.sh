@@ -62,6 +62,7 @@ test_packages=(
   golang-golang-x-mod-dev  # go.sh: the module zip made by the code the go command uses
   python3-build python3-wheel  # python.sh: python3 -m build --no-isolation, the sdist and the wheel
   libmaven-source-plugin-java libmaven-javadoc-plugin-java  # java.sh: mvn install's sources and javadoc jars
+  lintian dpkg-dev unzip  # deb.sh: lintian, dpkg-shlibdeps and dpkg-buildflags; go.sh, java.sh: zip listings
 )
 
 packages=("${bench_packages[@]}")

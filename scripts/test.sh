@@ -22,7 +22,8 @@
 #             from a file module proxy into a consumer module, its example and go test -race
 #             from the module cache; python3 -m build's sdist and wheel, each pip-installed
 #             into a fresh venv and run through the package's suite; mvn install into an
-#             empty local repository and a consumer project built offline on it alone
+#             empty local repository and a consumer project built offline on it alone; the
+#             Debian packages (CPack in $out/deb), lintian, apt-get install, used, then purged
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
@@ -147,9 +148,11 @@ stage_packages() {
   configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
   [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
   local t
-  for p in go python java; do
+  for p in go python java deb; do
     t=$(date +%s)
-    bash "tests/packages/$p.sh" "$out/release" || { echo "packages: $p FAILED"; return 1; }
+    local dir=$out/release
+    [ $p = deb ] && dir=$out/deb # a build of its own: prefix /usr, Debian's flags
+    bash "tests/packages/$p.sh" "$dir" || { echo "packages: $p FAILED"; return 1; }
     echo "packages: $p ok in $(($(date +%s) - t)) s"
   done
 }
