@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # go.sh BUILD_DIR — the Go package as a `go get` user gets it, offline:
-#   1. the module zip of this tree, made as the module proxy makes it (modzip.go:
-#      the files git tracks or would add, then golang.org/x/mod/zip's rules), served
-#      from a GOPROXY=file:// directory with its .info, .mod and version list;
+#   1. the module zip of this tree, made as the module proxy makes it, served from a
+#      GOPROXY=file:// directory (goproxy.sh);
 #   2. a consumer module in an empty directory, with a fresh module cache, runs
 #      `go get` and builds and runs the example of bindings/go/README.md
 #      ("Installing"): its answers, and a default kernel equal to the C library's
@@ -25,14 +24,8 @@ fail() { echo "go.sh: FAIL: $*" >&2; exit 1; }
 
 module=github.com/libbloomsimd/libbloomsimd
 version=v0.1.0
+bash "$root/tests/packages/goproxy.sh" "$work/proxy" || fail "no module proxy"
 proxy=$work/proxy/$module/@v
-mkdir -p "$proxy" "$work/tree"
-(cd "$root" && git ls-files -z -c -o --exclude-standard | tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$work/tree"
-(cd "$root/tests/packages" && GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= go run modzip.go "$work/tree" "$module" "$version" "$proxy/$version.zip") ||
-  fail "no module zip"
-cp "$work/tree/go.mod" "$proxy/$version.mod"
-printf '{"Version":"%s","Time":"2026-12-07T00:00:00Z"}\n' "$version" >"$proxy/$version.info"
-echo "$version" >"$proxy/list"
 unzip -l "$proxy/$version.zip" >"$work/zip.txt"
 grep -q "$module@$version/kernels/avx2.c" "$work/zip.txt" || fail "the zip lacks kernels/avx2.c"
 if grep -q "bindings/go/bench/" "$work/zip.txt"; then fail "the zip holds the bench module"; fi
