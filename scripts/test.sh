@@ -148,6 +148,14 @@ stage_packages() {
   configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
   [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
   local t
+  # the jar also carries an AArch64 JNI library when the aarch64 stage's cross build exists
+  local a64=$root/build-aarch64-check/aarch64
+  if [ -f "$a64/build.ninja" ] && ninja -C "$a64" bloomsimd_jni >"$out/jni-aarch64.log" 2>&1; then
+    export BLOOMSIMD_JNI_AARCH64=$a64/bindings/java
+  else
+    unset BLOOMSIMD_JNI_AARCH64
+    echo "packages: the jar carries no AArch64 JNI library (no cross build from the aarch64 stage)"
+  fi
   for p in go python java deb; do
     t=$(date +%s)
     local dir=$out/release

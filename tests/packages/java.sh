@@ -4,7 +4,8 @@
 #      local repository: org.bloomsimd:bloomsimd:0.1.0 with its pom, sources and javadoc
 #      jars, the jar carrying BUILD_DIR's libbloomsimd_jni.so as
 #      org/bloomsimd/native/linux-<arch>/ (and linux-aarch64 when BLOOMSIMD_JNI_AARCH64
-#      names a directory holding a cross-built one);
+#      names a directory holding a cross-built one: an AArch64 ELF exporting the same JNI
+#      functions; no JVM here can load it);
 #   2. a consumer Maven project in an empty directory declares the dependency and is
 #      built offline (mvn -o) on that local repository alone;
 #   3. its program, the example of bindings/java/README.md ("Install"), runs with the jar
@@ -36,8 +37,14 @@ done
 unzip -l "$art/bloomsimd-0.1.0.jar" >"$work/jar.txt"
 grep -q "org/bloomsimd/native/linux-$arch/libbloomsimd_jni.so" "$work/jar.txt" || fail "the jar carries no linux-$arch JNI library"
 natives=$(grep -o 'org/bloomsimd/native/linux-[a-z0-9_]*/libbloomsimd_jni.so' "$work/jar.txt" | sed 's|.*/\(linux-[a-z0-9_]*\)/.*|\1|' | tr '\n' ' ')
+jni_symbols() { readelf --dyn-syms -W "$1" | awk '$5 == "GLOBAL" && $7 != "UND" && $8 ~ /^Java_/ { print $8 }' | sort; }
 if [ -n "${BLOOMSIMD_JNI_AARCH64:-}" ]; then
   grep -q "linux-aarch64/libbloomsimd_jni.so" "$work/jar.txt" || fail "the jar carries no linux-aarch64 JNI library"
+  (cd "$work" && unzip -q -o "$art/bloomsimd-0.1.0.jar" 'org/bloomsimd/native/*')
+  a64=$work/org/bloomsimd/native/linux-aarch64/libbloomsimd_jni.so
+  file "$a64" | grep -q "ARM aarch64" || fail "the jar's linux-aarch64 library is $(file -b "$a64")"
+  [ "$(jni_symbols "$a64")" = "$(jni_symbols "$work/org/bloomsimd/native/linux-$arch/libbloomsimd_jni.so")" ] ||
+    fail "the linux-aarch64 library exports other JNI functions than the linux-$arch one"
 fi
 echo "java.sh: mvn install: $(cd "$art" && ls | grep -c '\.jar$') jars and the pom in the local repository; JNI libraries in the jar: $natives"
 
