@@ -61,6 +61,11 @@ test_packages=(
   # the metrics exporters' tests: Go's collector module (bindings/go/bloomsimdprom) and
   # Python's bloomsimd.metrics, each on its ecosystem's Prometheus client
   golang-github-prometheus-client-golang-dev python3-prometheus-client
+  # installs as each ecosystem's users run them (tests/packages/)
+  golang-golang-x-mod-dev  # go.sh: the module zip made by the code the go command uses
+  python3-build python3-wheel  # python.sh: python3 -m build --no-isolation, the sdist and the wheel
+  libmaven-source-plugin-java libmaven-javadoc-plugin-java  # java.sh: mvn install's sources and javadoc jars
+  lintian dpkg-dev unzip  # deb.sh: lintian, dpkg-shlibdeps and dpkg-buildflags; go.sh, java.sh: zip listings
 )
 
 packages=("${bench_packages[@]}")

@@ -19,6 +19,12 @@
 #             library, the pure-Java probe under each BLOOMSIMD_KERNEL), then cmake --install
 #             and a program compiled against the installed jar (bindings/java/install-check.sh),
 #             mvn verify offline on Debian's Maven plugins, the benchmark on 10^5 keys
+#   packages  each ecosystem's install as its users run it, offline (tests/packages/): go get
+#             from a file module proxy into a consumer module, its example and go test -race
+#             from the module cache; python3 -m build's sdist and wheel, each pip-installed
+#             into a fresh venv and run through the package's suite; mvn install into an
+#             empty local repository and a consumer project built offline on it alone; the
+#             Debian packages (CPack in $out/deb), lintian, apt-get install, used, then purged
 #
 # STAGES="release asan" bash scripts/test.sh runs a subset. Exit status is
 # non-zero if any stage fails; a summary with each stage's time is printed.
@@ -31,7 +37,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=${BLOOMSIMD_TEST_DIR:-$root/build-test}
-stages=${STAGES:-release clang asan tsan fuzz aarch64 bench go python java}
+stages=${STAGES:-release clang asan tsan fuzz aarch64 bench go python java packages}
 export FUZZ_SECONDS=${FUZZ_SECONDS:-120}
 jobs=$(nproc)
 declare -a summary
@@ -90,9 +96,10 @@ stage_bench() {
 stage_go() {
   # (incremental: seconds after the release stage, and never a stale library when run alone)
   configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
-  # bindings/go/env.sh: static library from the release build, offline modules,
-  # header and library hashes in the cgo flags (the Go cache cannot see them)
-  eval "$(bash bindings/go/env.sh "$out/release")" || return 1
+  # bindings/go/env.sh --cmake: the package linked with the release build's libbloomsimd.a
+  # (no minute of C compiling per build mode; the packages stage tests the package's own
+  # build of the library, from the module cache), offline modules, hashes in the cgo flags
+  eval "$(bash bindings/go/env.sh --cmake "$out/release")" || return 1
   [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
   (cd bindings/go && go vet ./... && go test -race -count=1 ./...) &&
     # the Prometheus collector: its own module on Debian's client_golang, scraped through promhttp
@@ -138,6 +145,37 @@ stage_java() {
     sh "$out/release/bindings/java/bench.sh" --quick --short >"$out/java-bench-smoke.txt" 2>&1 || { cat "$out/java-bench-smoke.txt"; return 1; }
     cat "$out/java-bench-smoke.txt"
   fi
+}
+
+stage_packages() {
+  # (incremental after the release stage, like go: the consumers compare with that build)
+  configure_build "$out/release" -DCMAKE_BUILD_TYPE=Release || return 1
+  [ -n "${HOME:-}" ] || export GOCACHE=${GOCACHE:-$out/go-cache}
+  # the jar also carries an AArch64 JNI library when the aarch64 stage's cross build exists
+  local a64=$root/build-aarch64-check/aarch64
+  if [ -f "$a64/build.ninja" ] && ninja -C "$a64" bloomsimd_jni >"$out/jni-aarch64.log" 2>&1; then
+    export BLOOMSIMD_JNI_AARCH64=$a64/bindings/java
+  else
+    unset BLOOMSIMD_JNI_AARCH64
+    echo "packages: the jar carries no AArch64 JNI library (no cross build from the aarch64 stage)"
+  fi
+  # Two lanes side by side: go.sh's C compiling is one process (cgo compiles a package's
+  # files one at a time), so it leaves a core to the other lane's builds.
+  package_test go >"$out/packages-go.log" 2>&1 &
+  local go_lane=$! rc=0 p
+  for p in python java deb; do
+    package_test $p || rc=1
+  done
+  wait $go_lane || rc=1
+  cat "$out/packages-go.log"
+  return $rc
+}
+package_test() { # go|python|java|deb: tests/packages/<it>.sh, timed
+  local t dir=$out/release
+  t=$(date +%s)
+  [ "$1" = deb ] && dir=$out/deb # a build of its own: prefix /usr, Debian's flags
+  bash "tests/packages/$1.sh" "$dir" || { echo "packages: $1 FAILED after $(($(date +%s) - t)) s"; return 1; }
+  echo "packages: $1 ok in $(($(date +%s) - t)) s"
 }
 
 if [ "${1:-}" = --quick ]; then

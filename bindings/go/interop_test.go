@@ -9,9 +9,10 @@ import (
 	"testing"
 )
 
-// buildDir is where the Go build found libbloomsimd.a (cgo.go): the
-// repository's build/ unless BLOOMSIMD_BUILD_DIR says otherwise (the test
-// stage of scripts/test.sh sets it together with CGO_LDFLAGS).
+// buildDir is the CMake build the interop test links its C program with:
+// the repository's build/ unless BLOOMSIMD_BUILD_DIR says otherwise (env.sh
+// sets it). That library is CMake's, not the package's own copy (cgo.go), so
+// the test also proves the two builds write and read the same files.
 func buildDir() string {
 	if d := os.Getenv("BLOOMSIMD_BUILD_DIR"); d != "" {
 		return d
@@ -19,8 +20,8 @@ func buildDir() string {
 	return filepath.Join("..", "..", "build")
 }
 
-// interopTool compiles testdata/interop.c against the same static library:
-// a separate C process that shares nothing with this one but the file.
+// interopTool compiles testdata/interop.c against the CMake build's static
+// library: a separate C process that shares nothing with this one but the file.
 func interopTool(t *testing.T) string {
 	t.Helper()
 	cc, err := exec.LookPath("cc")

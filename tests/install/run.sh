@@ -64,16 +64,19 @@ loads_installed_library "$scratch/cmake/quickstart"
 echo "ok: examples/quickstart.c by find_package(bloomsimd): $(sed -n 3p "$scratch/out.txt")"
 
 # ---- the Go package against the installed library --------------------------------
-# A copy of bindings/go outside the repository (so its default ../../include and
-# ../../build do not exist), used from a program's own module with cgo pointed at
-# the prefix as bindings/go/README.md says. The replace directive stands in for
-# the module proxy, which this machine cannot reach.
+# The Go package's own build compiles the library from the module's sources
+# (tests/packages/go.sh tests that); -tags bloomsimd_system links the installed
+# one through pkg-config instead, as bindings/go/README.md says. A copy of the
+# module outside the repository holds the package's Go files only (no C
+# sources, so nothing but the prefix can provide the library); the replace
+# directive stands in for the module proxy.
 if command -v go >/dev/null; then
-  gomod=github.com/libbloomsimd/libbloomsimd/bindings/go
-  mkdir -p "$scratch/gopkg" "$scratch/goprog"
+  gomod=github.com/libbloomsimd/libbloomsimd
+  mkdir -p "$scratch/gomod/bindings/go" "$scratch/goprog"
   # the package and its internal/ packages (internal/probe holds its assembly), without tests
-  (cd "$src/bindings/go" && cp -- *.go go.mod "$scratch/gopkg/" && cp -R internal "$scratch/gopkg/") &&
-    rm -f "$scratch/gopkg/"*_test.go "$scratch/gopkg/internal/"*/*_test.go
+  cp "$src/go.mod" "$scratch/gomod/" &&
+    (cd "$src/bindings/go" && cp -- *.go "$scratch/gomod/bindings/go/" && cp -R internal "$scratch/gomod/bindings/go/") &&
+    rm -f "$scratch/gomod/bindings/go/"*_test.go "$scratch/gomod/bindings/go/internal/"*/*_test.go
   cat >"$scratch/goprog/go.mod" <<GOMOD
 module example.com/guard
 
@@ -81,7 +84,7 @@ go 1.19
 
 require $gomod v0.0.0
 
-replace $gomod => $scratch/gopkg
+replace $gomod => $scratch/gomod
 GOMOD
   cat >"$scratch/goprog/main.go" <<'GOMAIN'
 package main
@@ -106,10 +109,11 @@ func main() {
 }
 GOMAIN
   got=$(cd "$scratch/goprog" && GOFLAGS=-mod=mod GOPROXY=off GOCACHE="$scratch/gocache" \
-    CGO_CFLAGS="-I$prefix/include" CGO_LDFLAGS="-L$prefix/$libdir" go run . 2>&1) || fail "go run against the installed library: $got"
+    PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig" LD_LIBRARY_PATH="$prefix/$libdir" go run -tags bloomsimd_system . 2>&1) ||
+    fail "go run against the installed library: $got"
   want="true false true $("$prefix/bin/bloomsimd" --version | head -n 1 | awk '{print $2}')"
   [ "$got" = "$want" ] || fail "Go program against the installed library printed '$got' (want '$want')"
-  echo "ok: the Go package (module $gomod, outside the repository) built with CGO_CFLAGS/CGO_LDFLAGS at the prefix: $got"
+  echo "ok: the Go package (module $gomod, outside the repository) built with -tags bloomsimd_system against the prefix: $got"
 else
   echo "skipped: the Go package against the installed library (no go on PATH)"
 fi

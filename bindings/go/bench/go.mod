@@ -3,20 +3,20 @@ module github.com/libbloomsimd/libbloomsimd/bindings/go/bench
 go 1.19
 
 require (
-	github.com/libbloomsimd/libbloomsimd/bindings/go v0.0.0
+	github.com/libbloomsimd/libbloomsimd v0.0.0
 	github.com/bits-and-blooms/bloom/v3 v3.3.1
 	github.com/greatroar/blobloom v0.7.1
 )
 
 require github.com/bits-and-blooms/bitset v1.3.1 // indirect
 
-// Offline build: the package from this repository, bits-and-blooms (and
+// Offline build: the module of this repository (its root), bits-and-blooms (and
 // what its go.mod names) and blobloom from Debian's source trees
 // (golang-github-willf-bloom-dev, golang-github-bits-and-blooms-bitset-dev,
 // golang-github-twmb-murmur3-dev, golang-github-greatroar-blobloom-dev;
 // scripts/install-deps.sh). Directory replacements need no go.sum and no
 // network: GOFLAGS=-mod=mod GOPROXY=off.
-replace github.com/libbloomsimd/libbloomsimd/bindings/go => ../
+replace github.com/libbloomsimd/libbloomsimd => ../../..
 
 replace github.com/bits-and-blooms/bloom/v3 => /usr/share/gocode/src/github.com/bits-and-blooms/bloom
 

@@ -379,6 +379,29 @@ JNIEXPORT jboolean JNICALL Java_org_bloomsimd_Native_kernelSupported(JNIEnv *env
     return r;
 }
 
+/* The kernels compiled into this library, best first; null with an OutOfMemoryError pending. */
+JNIEXPORT jobjectArray JNICALL Java_org_bloomsimd_Native_kernels(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    size_t n = bloomsimd_kernel_count();
+    jclass string = (*env)->FindClass(env, "java/lang/String");
+    jobjectArray out = string ? (*env)->NewObjectArray(env, (jsize)n, string, NULL) : NULL;
+    for (size_t i = 0; out && i < n; i++) {
+        jstring name = (*env)->NewStringUTF(env, bloomsimd_kernel_name(i));
+        if (!name) return NULL;
+        (*env)->SetObjectArrayElement(env, out, (jsize)i, name);
+        (*env)->DeleteLocalRef(env, name);
+    }
+    return out;
+}
+
+JNIEXPORT jstring JNICALL Java_org_bloomsimd_Native_defaultKernel(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    const char *k = bloomsimd_default_kernel();
+    return (*env)->NewStringUTF(env, k ? k : "");
+}
+
 /* ---- persistence ------------------------------------------------------------ */
 
 typedef struct stream_ctx {

@@ -16,6 +16,10 @@ import pytest
 import bloomsimd
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# tests/packages/python.sh runs this suite against an installed wheel or sdist and names
+# the environment it installed into: the package must be imported from there.
+_prefix = os.environ.get("BLOOMSIMD_EXPECT_PREFIX")
+assert not _prefix or bloomsimd.__file__.startswith(_prefix), f"imported {bloomsimd.__file__}, not from {_prefix}"
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 
 

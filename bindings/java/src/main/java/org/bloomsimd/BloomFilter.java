@@ -12,6 +12,7 @@ import java.nio.LongBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -722,6 +723,23 @@ public final class BloomFilter implements AutoCloseable {
     /** Whether this CPU runs the kernel natively (not emulated). */
     public static boolean kernelSupported(String name) {
         return Native.kernelSupported(Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * The kernels compiled into the JNI library, best first, whether or not this CPU runs them:
+     * "avx512", "avx2", "sse42", "scalar" on x86-64 (and "neon", emulated, in a build with the
+     * tests' SIMDe kernel), "neon", "scalar" on AArch64.
+     */
+    public static List<String> kernels() {
+        return List.of(Native.kernels());
+    }
+
+    /**
+     * The kernel a new filter runs when none is named: the best one this CPU runs, the same one
+     * the C library picks (or {@code BLOOMSIMD_KERNEL}'s).
+     */
+    public static String defaultKernel() {
+        return Native.defaultKernel();
     }
 
     /** Frees the native memory now. Idempotent. */

@@ -1,12 +1,17 @@
 package org.bloomsimd;
 
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URISyntaxException;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.CodeSource;
+import java.util.Locale;
 
 /**
  * The JNI library ({@code native/bloomsimd_jni.c}) and where it is found, in this order:
@@ -17,7 +22,12 @@ import java.security.CodeSource;
  *   <li>next to the jar: the jar's own directory, then {@code ../../lib} and {@code ../../lib64}
  *       from it (an install puts the jar in {@code PREFIX/share/java} and the library in
  *       {@code PREFIX/lib}, or {@code PREFIX/lib/<multiarch>} with prefix /usr on Debian), so an
- *       installed jar needs no flag.
+ *       installed jar needs no flag;
+ *   <li>inside the jar: {@code org/bloomsimd/native/linux-<arch>/libbloomsimd_jni.so}, the copy
+ *       the Maven artifact carries for each architecture it was built for. It is copied to a
+ *       file in a new private temporary directory (owner-only permissions), loaded, and both
+ *       are deleted at once: the loaded library stays mapped, and nothing is left behind even
+ *       if the JVM is killed.
  * </ol>
  */
 final class Native {
@@ -64,11 +74,55 @@ final class Native {
                 }
             }
         }
-        UnsatisfiedLinkError e = new UnsatisfiedLinkError("bloomsimd: " + file + " not found on java.library.path ("
-                + System.getProperty("java.library.path") + ") or next to the jar (" + jarDir
-                + "); set -Djava.library.path=PREFIX/lib or -Dbloomsimd.jni=FILE");
+        String resource = resourcePath(file);
+        UnsatisfiedLinkError e;
+        try {
+            if (loadFromJar(resource)) {
+                return;
+            }
+            e = new UnsatisfiedLinkError("bloomsimd: " + file + " not found on java.library.path ("
+                    + System.getProperty("java.library.path") + "), next to the jar (" + jarDir + ") or in it ("
+                    + (resource == null ? "no copy for os.arch " + System.getProperty("os.arch") : resource)
+                    + "); set -Djava.library.path=PREFIX/lib or -Dbloomsimd.jni=FILE");
+        } catch (IOException | UnsatisfiedLinkError | SecurityException failure) {
+            e = new UnsatisfiedLinkError("bloomsimd: the jar's " + resource + " could not be loaded: " + failure);
+            e.addSuppressed(failure);
+        }
         e.addSuppressed(first);
         throw e;
+    }
+
+    /** The jar's copy for this platform, or null if the jar carries none for it. */
+    static String resourcePath(String file) {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = switch (System.getProperty("os.arch", "")) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> null;
+        };
+        return os.equals("linux") && arch != null ? "/org/bloomsimd/native/linux-" + arch + "/" + file : null;
+    }
+
+    private static boolean loadFromJar(String resource) throws IOException {
+        if (resource == null) {
+            return false;
+        }
+        try (InputStream in = Native.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                return false;
+            }
+            Path dir = Files.createTempDirectory("bloomsimd-jni",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Path copy = dir.resolve(resource.substring(resource.lastIndexOf('/') + 1));
+            try {
+                Files.copy(in, copy);
+                System.load(copy.toAbsolutePath().toString());
+            } finally {
+                Files.deleteIfExists(copy);
+                Files.deleteIfExists(dir);
+            }
+            return true;
+        }
     }
 
     private static File jarDirectory() {
@@ -135,6 +189,10 @@ final class Native {
     static native String statusString(int status);
 
     static native boolean kernelSupported(String name);
+
+    static native String[] kernels();
+
+    static native String defaultKernel();
 
     static native void writeTo(long h, OutputStream out, byte[] chunk);
 

@@ -1,3 +1,0 @@
-module github.com/libbloomsimd/libbloomsimd/bindings/go
-
-go 1.19
