@@ -37,8 +37,25 @@ static double filter_mb(uint64_t capacity, double fpr)
     return bloomsimd_size_for(&o, &s) == BLOOMSIMD_OK ? (double)s.memory_bytes / 1e6 : NAN;
 }
 
+/* The help's lines on the sizes of the defaults, or why they cannot be given
+ * (sizing fails when BLOOMSIMD_KERNEL names a kernel this CPU cannot run:
+ * the layout, and so the size, depends on the kernel). */
+static const char *sizes_text(char *buf, size_t cap)
+{
+    double big = filter_mb(DEFAULT_CAPACITY, DEFAULT_FPR), small = filter_mb(100000, DEFAULT_FPR);
+    if (isnan(big) || isnan(small))
+        snprintf(buf, cap, "  The sizes of the defaults are unknown here: %s.\n", bloomsimd_last_error());
+    else
+        snprintf(buf, cap,
+                 "  The defaults make a %.1f MB filter. A new state FILE has its full size from the\n"
+                 "  first run: size it for the most records it will hold (--capacity 100k: %.2f MB).\n",
+                 big, small);
+    return buf;
+}
+
 static void help(void)
 {
+    char sizes[512];
     printf("Usage: bloomsimd dedup [OPTION]... [INPUT]...\n"
            "Print each record of the INPUTs (default: standard input) the first time it is\n"
            "seen, in input order, like awk '!seen[$0]++' but in fixed memory. A new record is\n"
@@ -58,8 +75,7 @@ static void help(void)
            "  -s, --seed S           hash seed (default 0); filters merge only with equal seeds\n"
            "  -k, --k K              bits set per key, 1..16 (default: the k that needs the least memory)\n"
            "  -b, --bits B           explicit size in bits instead of --capacity/--fpr sizing\n"
-           "  The defaults make a %.1f MB filter. A new state FILE has its full size from the\n"
-           "  first run: size it for the most records it will hold (--capacity 100k: %.2f MB).\n"
+           "%s"
            "Output:\n"
            "      --repeats          print the records seen before instead of the new ones\n"
            "%s"
@@ -67,7 +83,7 @@ static void help(void)
            "  -h, --help             this help\n\n"
            "Exit status: 0 if a record was printed, 1 if none, 2 on error (as grep).\n"
            "Example: tail -F app.log | bloomsimd dedup --state shipped.bsf --capacity 100M | ship\n",
-           filter_mb(DEFAULT_CAPACITY, DEFAULT_FPR), filter_mb(100000, DEFAULT_FPR), cli_record_help);
+           sizes_text(sizes, sizeof sizes), cli_record_help);
 }
 
 static bloomsimd_filter *state_filter; /* for the SIGPIPE path's cleanup */

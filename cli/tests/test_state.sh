@@ -39,6 +39,11 @@ stdout_has "(default 1e-6)" "help: dedup's default fpr"
 stdout_has "The defaults make a 49.0 MB filter." "help: the size of the defaults"
 checks=$((checks + 1))
 if grep -q "default 0.01" "$T/out"; then fail "dedup --help names another default fpr"; fi
+# sizing needs the kernel's layout: with one that cannot run, the help says so instead of "nan MB"
+expect 0 "dedup --help, BLOOMSIMD_KERNEL unknown" env BLOOMSIMD_KERNEL=avx1024 "$BS" dedup --help
+stdout_has "The sizes of the defaults are unknown here: BLOOMSIMD_KERNEL" "help: sizes unknown, said why"
+checks=$((checks + 1))
+if grep -qi "nan" "$T/out"; then fail "dedup --help printed nan"; fi
 # a new state file cannot grow: --growth is refused before anything is written
 expect 2 "growth with a new state" "$BS" dedup --state grow.bsf --growth 2 two.txt
 stderr_has "--growth: a new --state FILE is mapped and cannot grow" "growth with a new state: why, said"
