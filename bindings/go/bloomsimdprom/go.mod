@@ -3,7 +3,7 @@ module github.com/libbloomsimd/libbloomsimd/bindings/go/bloomsimdprom
 go 1.19
 
 require (
-	github.com/libbloomsimd/libbloomsimd/bindings/go v0.0.0
+	github.com/libbloomsimd/libbloomsimd v0.0.0
 	github.com/prometheus/client_golang v1.14.0
 	github.com/prometheus/client_model v0.3.0
 	github.com/prometheus/common v0.39.0
@@ -19,13 +19,14 @@ require (
 	google.golang.org/protobuf v1.28.1 // indirect
 )
 
-// Offline build: the package from this repository, and client_golang with
+// Offline build: the package from this repository (its module is the
+// repository root), and client_golang with
 // what it needs from Debian's source trees (golang-github-prometheus-client-golang-dev
 // and the packages it depends on; scripts/install-deps.sh --test). Directory
 // replacements need no go.sum and no network: GOFLAGS=-mod=mod GOPROXY=off
 // (bindings/go/env.sh). The core module keeps no dependency: only this one
 // names Prometheus.
-replace github.com/libbloomsimd/libbloomsimd/bindings/go => ../
+replace github.com/libbloomsimd/libbloomsimd => ../../..
 
 replace github.com/prometheus/client_golang => /usr/share/gocode/src/github.com/prometheus/client_golang
 
