@@ -51,6 +51,18 @@ void test_remove_dir(char *dir)
     free(dir);
 }
 
+char *test_fixture_path(const char *name)
+{
+    /* this file's directory: tests/, whose fixtures/ holds the committed files */
+    char *path = malloc(strlen(__FILE__) + strlen(name) + 16);
+    cr_assert_not_null(path);
+    strcpy(path, __FILE__);
+    char *slash = strrchr(path, '/');
+    strcpy(slash ? slash + 1 : path, "fixtures/");
+    strcat(path, name);
+    return path;
+}
+
 uint8_t *test_read_file(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");

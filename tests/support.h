@@ -61,6 +61,9 @@ bloomsimd_filter *test_filter(const bloomsimd_options *o);
 /* Removes every file in dir, then dir itself, then frees the string. */
 void test_remove_dir(char *dir);
 
+/* tests/fixtures/<name> of the source tree (caller frees). */
+char *test_fixture_path(const char *name);
+
 /* The whole file (caller frees); the test fails if it cannot be read. */
 uint8_t *test_read_file(const char *path, size_t *len);
 

@@ -35,19 +35,9 @@ static bloomsimd_filter *mum_filter(uint64_t capacity, uint32_t layout, uint32_t
     return f;
 }
 
-static char *fixture(const char *name)
-{
-    char *path = malloc(strlen(__FILE__) + 64);
-    strcpy(path, __FILE__);
-    char *slash = strrchr(path, '/');
-    strcpy(slash ? slash + 1 : path, "fixtures/");
-    strcat(path, name);
-    return path;
-}
-
 Test(hash_mum, hashes_equal_the_independent_vectors)
 {
-    char *path = fixture("hash_vectors.txt");
+    char *path = test_fixture_path("hash_vectors.txt");
     FILE *in = fopen(path, "r");
     cr_assert_not_null(in, "%s", path);
     char line[256];

@@ -688,18 +688,8 @@ Test(persist_layered, the_budget_schedule_is_written_as_version_3)
     }
 }
 
-/* tests/fixtures: written by the library before the budget schedule
- * (make_layered_v2.c says how). */
-static char *fixture_path(const char *name)
-{
-    char *path = malloc(strlen(__FILE__) + 64);
-    strcpy(path, __FILE__);
-    char *slash = strrchr(path, '/');
-    strcpy(slash ? slash + 1 : path, "fixtures/");
-    strcat(path, name);
-    return path;
-}
-
+/* The keys of tests/fixtures' layered files, written by the library before
+ * the budget schedule (make_layered_v2.c says how). */
 static uint64_t fixture_key(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -717,7 +707,7 @@ Test(persist_layered, version_2_files_load_and_behave_as_before)
         double fpr, r;
     } files[] = {{"scalable_v2_default.bsf", 200, 1, 1000, 0.01, 0.5}, {"scalable_v2_r025.bsf", 300, 2, 2000, 0.009, 0.25}};
     for (size_t fi = 0; fi < 2; fi++) {
-        char *path = fixture_path(files[fi].name);
+        char *path = test_fixture_path(files[fi].name);
         size_t len;
         uint8_t *file = test_read_file(path, &len);
         cr_assert_eq(bloomsimd_le32_get(file + BLOOMSIMD_HDR_VERSION), 2);

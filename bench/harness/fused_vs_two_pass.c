@@ -15,35 +15,16 @@
  */
 #include <bloomsimd.h>
 
+#include "harness.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp);
+    qsort(v, (size_t)n, sizeof *v, harness_compare);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -54,46 +35,46 @@ static size_t sink;
 
 static double lookup_fused(bloomsimd_filter *f)
 {
-    double t = now();
+    double t = harness_cpu_seconds();
     for (size_t i = 0; i < nstream; i += chunk) {
         size_t c = nstream - i < chunk ? nstream - i : chunk;
         sink += bloomsimd_contains_batch_u64(f, stream + i, c, out);
     }
-    return now() - t;
+    return harness_cpu_seconds() - t;
 }
 
 static double lookup_two_pass(bloomsimd_filter *f)
 {
-    double t = now();
+    double t = harness_cpu_seconds();
     for (size_t i = 0; i < nstream; i += chunk) {
         size_t c = nstream - i < chunk ? nstream - i : chunk;
         bloomsimd_hash_batch_u64(f, stream + i, c, hbuf);
         sink += bloomsimd_contains_hashes(f, hbuf, c, out);
     }
-    return now() - t;
+    return harness_cpu_seconds() - t;
 }
 
 static double insert_fused(bloomsimd_filter *f)
 {
     bloomsimd_clear(f);
-    double t = now();
+    double t = harness_cpu_seconds();
     for (size_t i = 0; i < nkeys; i += chunk) {
         size_t c = nkeys - i < chunk ? nkeys - i : chunk;
         bloomsimd_add_batch_u64(f, keys + i, c);
     }
-    return now() - t;
+    return harness_cpu_seconds() - t;
 }
 
 static double insert_two_pass(bloomsimd_filter *f)
 {
     bloomsimd_clear(f);
-    double t = now();
+    double t = harness_cpu_seconds();
     for (size_t i = 0; i < nkeys; i += chunk) {
         size_t c = nkeys - i < chunk ? nkeys - i : chunk;
         bloomsimd_hash_batch_u64(f, keys + i, c, hbuf);
         bloomsimd_add_hashes(f, hbuf, c);
     }
-    return now() - t;
+    return harness_cpu_seconds() - t;
 }
 
 int main(int argc, char **argv)
@@ -117,8 +98,8 @@ int main(int argc, char **argv)
     hbuf = malloc(chunk * 8);
     out = malloc(chunk);
     uint64_t s = 42;
-    for (size_t i = 0; i < nkeys; i++) keys[i] = splitmix(&s);
-    for (size_t i = 0; i < nstream; i++) stream[i] = splitmix(&s);
+    for (size_t i = 0; i < nkeys; i++) keys[i] = harness_splitmix(&s);
+    for (size_t i = 0; i < nstream; i++) stream[i] = harness_splitmix(&s);
     bloomsimd_add_batch_u64(f, keys, nkeys);
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);

@@ -20,6 +20,8 @@
  */
 #include <bloomsimd.h>
 
+#include "harness.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,33 +72,6 @@ static void lib_open(lib *l, const char *path)
     *(void **)&l->last_error = must(l->handle, "bloomsimd_last_error");
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double pct(double *v, int n, double p)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return v[(int)(p * (n - 1) + 0.5)];
-}
-
 static uint64_t *keys, *stream, *hbuf;
 static uint8_t *out;
 static size_t nkeys, nstream, chunk, round_keys;
@@ -112,7 +87,7 @@ static double timed(lib *l, int op, size_t start)
     size_t total = op == OP_LOOKUP || op == OP_HASHES ? nstream : nkeys;
     size_t count = op == OP_LOOKUP || op == OP_HASHES ? round_keys : nkeys;
     if (op == OP_INSERT || op == OP_ADD_NEW) l->clear(l->f);
-    double t = now();
+    double t = harness_cpu_seconds();
     for (size_t done = 0; done < count;) {
         size_t pos = (start + done) % total;
         size_t c = count - done < chunk ? count - done : chunk;
@@ -132,7 +107,7 @@ static double timed(lib *l, int op, size_t start)
         }
         done += c;
     }
-    return (now() - t) / (double)count * 1e9;
+    return (harness_cpu_seconds() - t) / (double)count * 1e9;
 }
 
 int main(int argc, char **argv)
@@ -161,8 +136,8 @@ int main(int argc, char **argv)
     hbuf = malloc(chunk * 8);
     out = malloc(chunk);
     uint64_t s = 42;
-    for (size_t i = 0; i < nkeys; i++) keys[i] = splitmix(&s);
-    for (size_t i = 0; i < nstream; i++) stream[i] = splitmix(&s);
+    for (size_t i = 0; i < nkeys; i++) keys[i] = harness_splitmix(&s);
+    for (size_t i = 0; i < nstream; i++) stream[i] = harness_splitmix(&s);
     for (int i = 0; i < 2; i++) {
         if (libs[i].create_with(&libs[i].f, &o) != BLOOMSIMD_OK) {
             fprintf(stderr, "%s: create: %s\n", libs[i].path, libs[i].last_error());
@@ -202,9 +177,9 @@ int main(int argc, char **argv)
             start = next + round_keys;
             ratio[r] = b[r] / a[r];
         }
-        double ma = pct(a, rounds, 0.5), mb = pct(b, rounds, 0.5);
+        double ma = harness_quantile(a, rounds, 0.5), mb = harness_quantile(b, rounds, 0.5);
         printf("%-8s ns/key A %.2f  B %.2f   B/A p10 %.3f  median %.3f  p90 %.3f\n", op_names[op], ma, mb,
-               pct(ratio, rounds, 0.1), pct(ratio, rounds, 0.5), pct(ratio, rounds, 0.9));
+               harness_quantile(ratio, rounds, 0.1), harness_quantile(ratio, rounds, 0.5), harness_quantile(ratio, rounds, 0.9));
         free(a), free(b), free(ratio);
     }
     for (int i = 0; i < 2; i++) libs[i].destroy(libs[i].f);

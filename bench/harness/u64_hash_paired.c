@@ -12,43 +12,18 @@
  */
 #include <bloomsimd.h>
 
+#include "harness.h"
+
 #include <emmintrin.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 static void evict(const void *p, size_t bytes)
 {
     for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < (uintptr_t)p + bytes; a += 64) _mm_clflush((void *)a);
     _mm_mfence();
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double pct(double *v, int n, double p)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return v[(int)(p * (n - 1) + 0.5)];
 }
 
 enum { LOOKUP, INSERT, SINGLE, SINGLE_ADD, OPS };
@@ -59,7 +34,7 @@ static volatile size_t sink;
 static double run(bloomsimd_filter *f, int op, const uint64_t *keys, size_t count, uint8_t *out, bool cold)
 {
     if (cold) evict(keys, count * 8);
-    double t = now();
+    double t = harness_cpu_seconds();
     size_t s = 0;
     for (size_t i = 0; i < count; i += 4096) {
         size_t c = count - i < 4096 ? count - i : 4096;
@@ -74,7 +49,7 @@ static double run(bloomsimd_filter *f, int op, const uint64_t *keys, size_t coun
         }
     }
     sink += s;
-    return (now() - t) / (double)count * 1e9;
+    return (harness_cpu_seconds() - t) / (double)count * 1e9;
 }
 
 int main(int argc, char **argv)
@@ -87,8 +62,8 @@ int main(int argc, char **argv)
     uint64_t *keys = malloc(n * 8), *queries = malloc(stream * 8);
     uint8_t *out = malloc(4096);
     uint64_t s = 1;
-    for (size_t i = 0; i < n; i++) keys[i] = splitmix(&s);
-    for (size_t i = 0; i < stream; i++) queries[i] = splitmix(&s);
+    for (size_t i = 0; i < n; i++) keys[i] = harness_splitmix(&s);
+    for (size_t i = 0; i < stream; i++) queries[i] = harness_splitmix(&s);
     bloomsimd_filter *f[2];
     const uint32_t flags[2] = {BLOOMSIMD_U64_XXH3, BLOOMSIMD_U64_MUM};
     for (int i = 0; i < 2; i++) {
@@ -120,9 +95,9 @@ int main(int argc, char **argv)
             }
             if (r >= 0) ratio[r] = t[1][r] / t[0][r];
         }
-        double mx = pct(t[0], rounds, 0.5), mm = pct(t[1], rounds, 0.5);
+        double mx = harness_quantile(t[0], rounds, 0.5), mm = harness_quantile(t[1], rounds, 0.5);
         printf("%-20s ns/key xxh3 %6.2f  mum %6.2f   mum/xxh3 p10 %.3f median %.3f p90 %.3f\n", names[op], mx, mm,
-               pct(ratio, rounds, 0.1), pct(ratio, rounds, 0.5), pct(ratio, rounds, 0.9));
+               harness_quantile(ratio, rounds, 0.1), harness_quantile(ratio, rounds, 0.5), harness_quantile(ratio, rounds, 0.9));
     }
     bloomsimd_destroy(f[0]), bloomsimd_destroy(f[1]);
     return 0;
