@@ -71,7 +71,10 @@ class Server:
     def args(self):
         a = [self.binary, "--port", str(self.port), "--bind", HOST, "--protected-mode", "yes",
              "--dir", self.dir, "--save", "", "--appendonly", "no", "--enable-debug-command", "yes",
-             "--loadmodule", self.module, "--logfile", "redis.log"]
+             "--loadmodule", self.module, "--logfile", "redis.log",
+             # a primary starts a replica's full sync at once, not after the 5 s
+             # it waits by default for more replicas to join the same transfer
+             "--repl-diskless-sync-delay", "0"]
         if self.cluster:
             a += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                   "--cluster-node-timeout", "5000"]
