@@ -488,8 +488,55 @@ typedef struct bloomsimd_view {
  * rules of docs/CONCURRENCY.md apply to accesses through blocks exactly as to
  * the library's own calls. Returns BLOOMSIMD_OK, or
  * BLOOMSIMD_ERR_INVALID_ARGUMENT if either pointer is NULL or the filter is
- * layered (scalable or a window: no single bit array) (*view untouched). */
+ * layered (scalable or a window: no single bit array), a Parquet filter, or
+ * its 64-bit keys are not hashed with XXH3 (BLOOMSIMD_U64_MUM: a program
+ * that probes with XXH3 would misprobe it; bloomsimd_get_probe describes it)
+ * (*view untouched). */
 BLOOMSIMD_API bloomsimd_status bloomsimd_get_view(const bloomsimd_filter *filter, bloomsimd_view *view);
+
+/*
+ * The rest of what a binding's single-key probe needs, from the library
+ * rather than copied into the binding: how a 64-bit key becomes its hash h,
+ * with the filter's seed-derived constants, and the layout's salts. With a
+ * bloomsimd_view, a 64-bit key's probe is (kernels/layout.h sections 1-4,
+ * kernels/layout_split256.h):
+ *
+ *   hash BLOOMSIMD_U64_XXH3: h = XXH3_64bits_withSeed of the key's 8
+ *        little-endian bytes = rrmxmx(rotl64(key, 32) ^ xxh3_bitflip, 8):
+ *            h ^= rotl64(h, 49) ^ rotl64(h, 24);  h *= 0x9FB21C651E98DF25;
+ *            h ^= (h >> 35) + 8;  h *= 0x9FB21C651E98DF25;  h ^= h >> 28
+ *   hash BLOOMSIMD_U64_MUM: p = (key ^ mum_a) * (bswap64(key) ^ mum_b), the
+ *        full 128-bit product; h = (lo64(p) ^ hi64(p)) * 0x9E3779B97F4A7C15;
+ *        h ^= h >> 32
+ *   block = ((h >> 32) * view.nblocks) >> 32
+ *   bit of word w = ((uint32_t)h * salts[w]) >> 27, in every word w < 8
+ *        (split256) or in the words of view.select[(uint32_t)h >> 26]
+ *        (block512)
+ *
+ * The multipliers above are the hashes' definitions, fixed by the file
+ * format; the values here are the ones a filter's seed and layout give.
+ * tests/fixtures/hash_vectors.txt has hashes and whole probes to test a
+ * binding against. A binding must check `hash` (and view.layout) and call the
+ * library for a value it does not implement: a newer library may add one.
+ */
+typedef struct bloomsimd_probe_constants {
+    uint32_t hash;          /* BLOOMSIMD_U64_XXH3 or BLOOMSIMD_U64_MUM (as bloomsimd_info.flags names it) */
+    uint64_t xxh3_bitflip;  /* XXH3's seed constant of its 4..8-byte path, (secret[8..15] ^
+                               secret[16..23]) - (seed ^ (bswap32(seed) << 32)); set for both hashes
+                               (byte keys are XXH3 either way) */
+    uint64_t mum_a, mum_b;  /* mum: splitmix64's finaliser of seed ^ 0x243F6A8885A308D3 and of
+                               seed ^ 0x13198A2E03707344; 0 for XXH3 */
+    uint32_t salts[16];     /* the odd 32-bit salts of the words' bits: block512 uses all 16,
+                               split256 the first 8 (Parquet's) */
+} bloomsimd_probe_constants;
+
+/* Fills *view as bloomsimd_get_view does, for XXH3 and mum filters alike,
+ * and *constants. The same pointer lifetime and thread rules as
+ * bloomsimd_get_view. Returns BLOOMSIMD_OK, or
+ * BLOOMSIMD_ERR_INVALID_ARGUMENT if a pointer is NULL, the filter is layered
+ * or it is a Parquet filter (*view and *constants untouched). */
+BLOOMSIMD_API bloomsimd_status bloomsimd_get_probe(const bloomsimd_filter *filter, bloomsimd_view *view,
+                                                   bloomsimd_probe_constants *constants);
 
 /* ======================================================================== */
 /* Byte keys in one buffer: Arrow layouts, fixed width, pointer arrays      */
