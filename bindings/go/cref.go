@@ -51,7 +51,8 @@ func (f *Filter) cContainsUint64(key uint64) bool {
 // bitArray copies the filter's bit array (nil if it has none).
 func (f *Filter) bitArray() []byte {
 	var v C.bloomsimd_view
-	if f.c == nil || C.bloomsimd_get_view(f.c, &v) != C.BLOOMSIMD_OK || v.blocks == nil {
+	var pc C.bloomsimd_probe_constants
+	if f.c == nil || C.bloomsimd_get_probe(f.c, &v, &pc) != C.BLOOMSIMD_OK || v.blocks == nil {
 		return nil
 	}
 	blockBytes := C.uint64_t(64) // block512

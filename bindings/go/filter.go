@@ -11,10 +11,11 @@
 // and []byte batches are hashed in Go into a pooled buffer of hashes and
 // handed to the library's hash entry points in one call. Single-key calls
 // (Add, Contains, AddUint64, ContainsUint64, AddString, ContainsString) make
-// no cgo call: the package implements XXH3 and the block layout of
-// kernels/layout.h in Go and probes the filter's bit array, which it sees as
-// a Go slice over the C memory (bloomsimd_get_view). Tests prove both paths
-// byte-identical to the C kernels.
+// no cgo call: the package implements XXH3, the mum hash of 64-bit keys and
+// the block layouts of kernels/layout.h in Go and probes the filter's bit
+// array, which it sees as a Go slice over the C memory, with the hash and
+// salt constants the library gives (bloomsimd_get_probe). Tests prove both
+// paths byte-identical to the C kernels.
 //
 // # Goroutines
 //
@@ -82,9 +83,12 @@ type Filter struct {
 	sel        *[64]uint16 // SELECT_k of kernels/layout.h section 3 (static C memory)
 	concurrent bool
 	readOnly   bool
-	items      *uint64 // the C filter's count of keys inserted new (bloomsimd_info.items)
-	hash       *xxh3Secret
+	items      *uint64     // the C filter's count of keys inserted new (bloomsimd_info.items)
+	hash       *xxh3Secret // byte keys (XXH3 whatever the 64-bit keys' hash)
 	probe      probe.State // the single-key probes chosen for this filter (single.go)
+	// cHashU64: 64-bit keys of a filter without a probe whose hash is not
+	// XXH3 (a layered mum filter, a Parquet filter) are hashed by the library
+	cHashU64 bool
 }
 
 type config struct {
@@ -146,6 +150,39 @@ func WithLayout(layout int) Option {
 	}
 }
 
+// U64Hash names how 64-bit keys are hashed (include/bloomsimd.h,
+// BLOOMSIMD_U64_XXH3 and BLOOMSIMD_U64_MUM). Byte and string keys are XXH3
+// with either.
+type U64Hash int
+
+const (
+	// HashXXH3 is XXH3_64bits_withSeed of the key's 8 little-endian bytes:
+	// a 64-bit key and the same 8 bytes as a byte key are the same key. The
+	// default.
+	HashXXH3 U64Hash = 1
+	// HashMum is one 64x64 -> 128-bit multiply of two seeded words of the key
+	// and one 64-bit multiply (kernels/layout.h section 1): a shorter hash
+	// with the same FPR on sequential, strided and structured ids. A 64-bit
+	// key is then not the same key as its 8 bytes.
+	HashMum U64Hash = 3
+)
+
+// WithU64Hash chooses how 64-bit keys are hashed (HashXXH3 or HashMum).
+// Both probe single keys in pure Go.
+func WithU64Hash(h U64Hash) Option {
+	return func(c *config) {
+		c.opts.flags &^= C.BLOOMSIMD_U64_XXH3 | C.BLOOMSIMD_U64_MUM
+		switch h {
+		case HashXXH3:
+			c.opts.flags |= C.BLOOMSIMD_U64_XXH3
+		case HashMum:
+			c.opts.flags |= C.BLOOMSIMD_U64_MUM
+		default:
+			c.err = argErr("new", "the 64-bit key hash must be HashXXH3 (1) or HashMum (3)")
+		}
+	}
+}
+
 // WithBits forces the filter's size in bits (rounded up to whole 512-bit
 // blocks) instead of sizing it from capacity and fpr.
 func WithBits(bits uint64) Option { return func(c *config) { c.opts.bits = C.uint64_t(bits) } }
@@ -197,13 +234,21 @@ func finalize(f *Filter) {
 	f.Close()
 }
 
-// attachView exposes the bit array to the pure-Go single-key path.
+// attachView exposes the bit array to the pure-Go single-key path, with the
+// hash and salt constants the library gives (bloomsimd_get_probe).
 func (f *Filter) attachView() {
 	var v C.bloomsimd_view
-	if C.bloomsimd_get_view(f.c, &v) != C.BLOOMSIMD_OK || (v.layout != 2 && v.layout != 3) || v.blocks == nil {
-		// no single bit array (layered filters) or a layout this package
-		// does not implement: single keys go through the C calls.
-		f.hash = newXXH3Secret(uint64(v.seed))
+	var pc C.bloomsimd_probe_constants
+	known := func(h C.uint32_t) bool { return h == C.BLOOMSIMD_U64_XXH3 || h == C.BLOOMSIMD_U64_MUM }
+	if C.bloomsimd_get_probe(f.c, &v, &pc) != C.BLOOMSIMD_OK || (v.layout != 2 && v.layout != 3) ||
+		v.blocks == nil || !known(pc.hash) {
+		// no single bit array (layered and Parquet filters), or a layout or
+		// hash this package does not implement: single keys go through the
+		// C calls, and so do 64-bit keys' hashes unless they are XXH3.
+		var ci C.bloomsimd_info
+		C.bloomsimd_get_info(f.c, &ci)
+		f.hash = newXXH3Secret(uint64(ci.seed))
+		f.cHashU64 = ci.flags&C.BLOOMSIMD_U64_XXH3 == 0
 		return
 	}
 	f.nblocks = uint64(v.nblocks)
@@ -218,7 +263,14 @@ func (f *Filter) attachView() {
 	f.readOnly = bool(v.read_only)
 	f.items = (*uint64)(unsafe.Pointer(v.items))
 	f.hash = newXXH3Secret(uint64(v.seed))
-	f.chooseProbe()
+	c := probe.Constants{Hash: probe.XXH3, Bitflip: uint64(pc.xxh3_bitflip)}
+	if pc.hash == C.BLOOMSIMD_U64_MUM {
+		c.Hash, c.MumA, c.MumB = probe.Mum, uint64(pc.mum_a), uint64(pc.mum_b)
+	}
+	for w := range c.Salts {
+		c.Salts[w] = uint32(pc.salts[w])
+	}
+	f.chooseProbe(c)
 }
 
 // Close frees the filter (or unmaps its file; a writable mapping is not

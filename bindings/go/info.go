@@ -23,8 +23,9 @@ type Info struct {
 	MemoryBytes uint64 // bytes of the bit array
 	Kernel      string // the kernel this filter runs ("avx512", ...)
 	Concurrent  bool
-	ReadOnly    bool // a read-only mapping
-	PureGo      bool // single-key calls run in Go over the bit array (no cgo call per key)
+	ReadOnly    bool    // a read-only mapping
+	PureGo      bool    // single-key calls run in Go over the bit array (no cgo call per key)
+	U64Hash     U64Hash // how 64-bit keys are hashed: HashXXH3 or HashMum (0 for a Parquet filter)
 
 	Growth     int     // WithGrowth's factor (0: fixed size)
 	Tightening float64 // r of a scalable filter's geometric schedule (0: the budget schedule, or not scalable)
@@ -44,6 +45,16 @@ type Info struct {
 	CurrentItems   uint64    // keys new to the current generation
 	CurrentStarted time.Time // when the current generation started
 	OldestStarted  time.Time // when the oldest live generation started
+}
+
+func u64HashOf(flags C.uint32_t) U64Hash {
+	switch {
+	case flags&C.BLOOMSIMD_U64_MUM != 0:
+		return HashMum
+	case flags&C.BLOOMSIMD_U64_XXH3 != 0:
+		return HashXXH3
+	}
+	return 0
 }
 
 func unixNano(ns C.int64_t) time.Time {
@@ -74,6 +85,7 @@ func (f *Filter) Info() Info {
 		Concurrent:  ci.flags&C.BLOOMSIMD_CONCURRENT != 0,
 		ReadOnly:    f.readOnly,
 		PureGo:      f.words != nil,
+		U64Hash:     u64HashOf(ci.flags),
 
 		Growth:         int(ci.growth),
 		Tightening:     float64(ci.tightening),

@@ -13,15 +13,18 @@ import (
 	"github.com/libbloomsimd/libbloomsimd/bindings/go/internal/probe"
 )
 
-// Single keys run in Go over the filter's own bit array: the hash in
-// xxh3.go, the probe of the filter's layout in internal/probe (assembly on
-// amd64 for filters on the avx2 and avx512 kernels, pure Go otherwise;
-// probe.go there says why and how it is chosen). single_test.go checks every
-// probe on every kernel this CPU runs byte for byte against the C kernels.
+// Single keys run in Go over the filter's own bit array: the hash of a byte
+// key in xxh3.go, of a 64-bit key in internal/probe (XXH3's 8-byte path or
+// mum, with the filter's constants from bloomsimd_get_probe), the probe of
+// the filter's layout there too (assembly on amd64 for filters on the avx2
+// and avx512 kernels, pure Go otherwise; probe.go there says why and how it
+// is chosen). single_test.go checks every probe on every kernel this CPU
+// runs byte for byte against the C kernels, for both hashes, and
+// vectors_test.go against tests/fixtures/hash_vectors.txt.
 
 // chooseProbe picks the filter's probes (attachView, once the view's fields
 // are set).
-func (f *Filter) chooseProbe() {
+func (f *Filter) chooseProbe(c probe.Constants) {
 	if f.words == nil {
 		f.probe = probe.State{}
 		return
@@ -36,7 +39,7 @@ func (f *Filter) chooseProbe() {
 		Split:      f.split,
 		Concurrent: f.concurrent,
 		Kernel:     C.GoString(ci.kernel),
-	}, f.hash.bitflip)
+	}, c)
 }
 
 // stringBytes is s's bytes without a copy (never written to).
@@ -56,10 +59,21 @@ func (f *Filter) Hash(key []byte) uint64 {
 	return f.hash.hash(key)
 }
 
-// HashUint64 is the hash of key's 8 little-endian bytes.
+// HashUint64 is the filter's hash of a 64-bit key: XXH3 of its 8
+// little-endian bytes, or mum (WithU64Hash); the hash every call of this
+// filter derives from the key (0 for a closed filter).
 func (f *Filter) HashUint64(key uint64) uint64 {
 	if f.hash == nil {
 		return 0
+	}
+	if f.words != nil {
+		return f.probe.HashU64(key)
+	}
+	if f.cHashU64 {
+		k, h := C.uint64_t(key), C.uint64_t(0)
+		C.bloomsimd_hash_batch_u64(f.c, &k, 1, &h)
+		runtime.KeepAlive(f)
+		return uint64(h)
 	}
 	return f.hash.hashU64(key)
 }
@@ -87,6 +101,10 @@ func (f *Filter) AddUint64(key uint64) error {
 		return statusErr(C.bloomsimd_add_u64(f.c, C.uint64_t(key)), "add", "", nil)
 	}
 	// p points into f, so f stays reachable (no finalizer) during the call.
+	if p.Mum { // the assembly's U64 forms hash XXH3: hash here, probe there
+		p.Add(p.MumU64(key))
+		return nil
+	}
 	switch p.AddKind {
 	case probe.Block512AVX512:
 		probe.Block512AddU64AVX512(p, key)
@@ -97,7 +115,7 @@ func (f *Filter) AddUint64(key uint64) error {
 	case probe.Split256AVX2:
 		probe.Split256AddU64AVX2(p, key)
 	default:
-		p.AddNew(p.HashU64(key))
+		p.AddNew(p.XXH3U64(key))
 	}
 	return nil
 }
@@ -126,6 +144,9 @@ func (f *Filter) ContainsUint64(key uint64) bool {
 		return f.c != nil && bool(C.bloomsimd_contains_u64(f.c, C.uint64_t(key)))
 	}
 	// p points into f, so f stays reachable (no finalizer) during the call.
+	if p.Mum {
+		return p.Contains(p.MumU64(key))
+	}
 	switch p.ContainsKind {
 	case probe.Block512AVX512:
 		return probe.Block512ContainsU64AVX512(p, key)
@@ -136,7 +157,7 @@ func (f *Filter) ContainsUint64(key uint64) bool {
 	case probe.Split256AVX2:
 		return probe.Split256ContainsU64AVX2(p, key)
 	default:
-		return p.Contains(p.HashU64(key))
+		return p.Contains(p.XXH3U64(key))
 	}
 }
 
@@ -182,12 +203,7 @@ func (f *Filter) InsertNew(key []byte) (bool, error) { return f.insertNewHash(f.
 // InsertNewString is InsertNewUint64 for a string key.
 func (f *Filter) InsertNewString(key string) (bool, error) { return f.InsertNew(stringBytes(key)) }
 
-func (f *Filter) hashU64OrZero(key uint64) uint64 {
-	if f.hash == nil {
-		return 0
-	}
-	return f.hash.hashU64(key)
-}
+func (f *Filter) hashU64OrZero(key uint64) uint64 { return f.HashUint64(key) }
 
 func (f *Filter) insertNewHash(h uint64) (bool, error) {
 	if err := f.writable("insert new"); err != nil {

@@ -349,3 +349,57 @@ func TestSingleKeyProbeFollowsKernel(t *testing.T) {
 		t.Errorf("a layered filter probes in Go: %v/%v", l.probe.ContainsKind, l.probe.AddKind)
 	}
 }
+
+// Mum filters (WithU64Hash(HashMum)) probe in Go too, with the library's
+// constants: the same bytes and answers as the C kernels on every kernel
+// (so every probe: the assembly takes the hash computed in Go), both
+// layouts, plain and concurrent.
+func TestSingleKeyMumGoIsByteIdenticalToC(t *testing.T) {
+	type shape struct{ layout, k int }
+	shapes := []shape{{LayoutBlock512, 1}, {LayoutBlock512, 7}, {LayoutBlock512, 16}, {LayoutSplit256, 8}}
+	for _, kernel := range supportedKernels() {
+		for _, s := range shapes {
+			for _, conc := range []bool{false, true} {
+				opts := []Option{WithKernel(kernel), WithK(s.k), WithLayout(s.layout), WithSeed(0xC0FFEE),
+					WithU64Hash(HashMum)}
+				if conc {
+					opts = append(opts, Concurrent())
+				}
+				what := name(kernel, " layout=", s.layout, " k=", s.k, " concurrent=", conc)
+				ks := keys(uint64(90+s.k), 3000)
+				goF := mustNew(t, 3000, 0.01, opts...)
+				cSingle := mustNew(t, 3000, 0.01, opts...)
+				cBatch := mustNew(t, 3000, 0.01, opts...)
+				if !goF.Info().PureGo || !goF.probe.Mum {
+					t.Fatalf("%s: single keys do not run in Go with mum", what)
+				}
+				for i, x := range ks {
+					if i%2 == 0 {
+						if err := goF.AddUint64(x); err != nil {
+							t.Fatal(err)
+						}
+					} else if isNew, err := goF.InsertNewUint64(x); err != nil || isNew == cSingle.cContainsUint64(x) {
+						t.Fatalf("%s: InsertNewUint64 of key %d: %v %v, C contains it: %v", what, i, isNew, err,
+							cSingle.cContainsUint64(x))
+					}
+					if err := cSingle.cAddUint64(x); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := cBatch.AddUint64s(ks); err != nil {
+					t.Fatal(err)
+				}
+				sameBits(t, what+" go vs C single", goF, cSingle)
+				sameBits(t, what+" go vs C batch", goF, cBatch)
+				probe := append(keys(uint64(90+s.k), 3000), keys(uint64(190+s.k), 20000)...)
+				out := make([]bool, len(probe))
+				cBatch.ContainsUint64s(probe, out)
+				for i, x := range probe {
+					if g := goF.ContainsUint64(x); g != out[i] || g != goF.cContainsUint64(x) || (i < 3000 && !g) {
+						t.Fatalf("%s: key %d: Go %v, C %v", what, i, g, out[i])
+					}
+				}
+			}
+		}
+	}
+}

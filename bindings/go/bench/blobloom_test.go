@@ -51,7 +51,7 @@ func floor(name string) contender {
 		}
 		base := unsafe.Pointer(&words[(8-int(uintptr(unsafe.Pointer(&words[0]))/8%8))%8])
 		sel := new([64]uint16) // FloorU64 reads no selection row
-		p := probe.New(probe.Filter{Blocks: base, Nblocks: nblocks, Select: sel}, 0x243F6A8885A308D3)
+		p := probe.New(probe.Filter{Blocks: base, Nblocks: nblocks, Select: sel}, probe.Constants{Bitflip: 0x243F6A8885A308D3})
 		return func(lo, hi int) {
 			for _, k := range fx.absent[lo:hi] {
 				if probe.FloorU64(&p, k) {

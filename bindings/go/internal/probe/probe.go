@@ -34,10 +34,6 @@ import (
 	"unsafe"
 )
 
-// salts are kernels/layout.h's BLOOMSIMD_SALTS (probe_amd64.s reads them).
-var salts = [16]uint32{0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947,
-	0x5c6bfb31, 0x3c6ef373, 0x9e3779b9, 0x2545f491, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f, 0x165667b1, 0xd3a2646d}
-
 // Kind names one implementation of a single-key operation.
 type Kind uint8
 
@@ -58,8 +54,30 @@ var names = [...]string{"none", "go-block512", "go-split256", "go-block512-atomi
 
 func (k Kind) String() string { return names[k] }
 
+// Hash names how a 64-bit key becomes its hash h (bloomsimd_probe_constants.hash).
+type Hash uint8
+
+const (
+	XXH3 Hash = iota // XXH3_64bits_withSeed of the key's 8 little-endian bytes (hash 1)
+	Mum              // one 64x64 -> 128-bit multiply, folded, and one 64-bit multiply (hash 3)
+)
+
+// Constants are what the library gives a binding's probe
+// (bloomsimd_get_probe): the hash and its seed-derived words, and the
+// layout's salts. Nothing of them is copied into this package.
+type Constants struct {
+	Hash       Hash
+	Bitflip    uint64     // XXH3: its 4..8-byte path's constant of the seed
+	MumA, MumB uint64     // Mum: the seed's two words
+	Salts      [16]uint32 // bit_w = (uint32(h) * Salts[w]) >> 27; split256 uses the first 8
+}
+
 // State is everything a single-key call reads. The assembly reads Blocks,
-// Nblocks, sel, lanes and Bitflip at the offsets go_asm.h gives.
+// Nblocks, sel, lanes, Bitflip and salts at the offsets go_asm.h gives: the
+// salts come in with the State pointer, as a memory operand beside the
+// fields every probe reads anyway, so the assembly has no copy of them
+// either (the same one vpmulld with a memory operand as a RIP-relative
+// table would be).
 type State struct {
 	Blocks  unsafe.Pointer // block 0 (C memory, 64-byte aligned)
 	Nblocks uint64
@@ -67,7 +85,11 @@ type State struct {
 	lanes   *[64][16]uint32 // block512: sel[i] as 16 words of 0 or 1, word w for bit w (AVX2)
 	picks   *selection      // block512: sel[i] as the list of its words (pure Go)
 
-	Bitflip uint64 // the caller's hash constant for 8-byte keys, kept here to be read with the rest
+	Bitflip    uint64 // XXH3's constant for 8-byte keys, kept here to be read with the rest
+	MumA, MumB uint64 // Mum's words of the seed
+	Mum        bool   // 64-bit keys hash with Mum (the assembly's U64 forms hash XXH3 only)
+
+	salts [16]uint32 // the library's salts (Constants.Salts)
 
 	ContainsKind, AddKind Kind // AddKind also serves AddNew
 }
@@ -83,8 +105,9 @@ type Filter struct {
 }
 
 // New chooses the probes of a filter.
-func New(f Filter, bitflip uint64) State {
-	p := State{Blocks: f.Blocks, Nblocks: f.Nblocks, Bitflip: bitflip}
+func New(f Filter, c Constants) State {
+	p := State{Blocks: f.Blocks, Nblocks: f.Nblocks, Bitflip: c.Bitflip, MumA: c.MumA, MumB: c.MumB,
+		Mum: c.Hash == Mum, salts: c.Salts}
 	p.ContainsKind, p.AddKind = Block512, Block512
 	if f.Split {
 		p.ContainsKind, p.AddKind = Split256, Split256
@@ -214,10 +237,33 @@ func (p *State) Add(h uint64) {
 	}
 }
 
-// HashU64 is XXH3_64bits_withSeed of key's 8 little-endian bytes (the
+// HashU64 is the filter's hash of a 64-bit key: MumU64 or XXH3U64.
+func (p *State) HashU64(key uint64) uint64 {
+	if p.Mum {
+		return p.MumU64(key)
+	}
+	return p.XXH3U64(key)
+}
+
+// MumU64 is hash 3 of kernels/layout.h section 1:
+//
+//	p = (key ^ a) * (bswap64(key) ^ b)      the full 128-bit product (bits.Mul64: one MULQ on amd64)
+//	h = (lo64(p) ^ hi64(p)) * 0x9E3779B97F4A7C15
+//	h ^ h >> 32
+//
+// bswap64 puts the key's low bytes, where sequential ids differ, in the high
+// bytes of the second operand, so every key byte reaches both product
+// halves; the second multiply spreads what the product leaves structured.
+func (p *State) MumU64(key uint64) uint64 {
+	hi, lo := bits.Mul64(key^p.MumA, bits.ReverseBytes64(key)^p.MumB)
+	h := (lo ^ hi) * 0x9E3779B97F4A7C15
+	return h ^ h>>32
+}
+
+// XXH3U64 is XXH3_64bits_withSeed of key's 8 little-endian bytes (the
 // package bloomsimd's hashU64, and probe_amd64.s's HASH_U64): XXH3's
 // 4..8-byte path, rrmxmx(rotl64(key, 32) ^ Bitflip, 8).
-func (p *State) HashU64(key uint64) uint64 {
+func (p *State) XXH3U64(key uint64) uint64 {
 	const primeMX2 = 0x9FB21C651E98DF25
 	h := bits.RotateLeft64(key, 32) ^ p.Bitflip
 	h ^= bits.RotateLeft64(h, 49) ^ bits.RotateLeft64(h, 24)
@@ -243,7 +289,7 @@ func (p *State) block512Contains(h uint64) bool {
 	var missing uint32
 	for _, w := range p.picks.words[lo>>26][:p.picks.k] {
 		w &= 15
-		missing |= 1 << (lo * salts[w] >> 27) &^ b[w]
+		missing |= 1 << (lo * p.salts[w] >> 27) &^ b[w]
 	}
 	return missing == 0
 }
@@ -254,7 +300,7 @@ func (p *State) block512AddNew(h uint64) bool {
 	var missing uint32
 	for _, w := range p.picks.words[lo>>26][:p.picks.k] {
 		w &= 15
-		bit := uint32(1) << (lo * salts[w] >> 27)
+		bit := uint32(1) << (lo * p.salts[w] >> 27)
 		missing |= bit &^ b[w]
 		b[w] |= bit
 	}
@@ -264,10 +310,10 @@ func (p *State) block512AddNew(h uint64) bool {
 func (p *State) split256Contains(h uint64) bool {
 	lo := uint32(h)
 	b := p.split256(h)
-	missing := 1<<(lo*salts[0]>>27)&^b[0] | 1<<(lo*salts[1]>>27)&^b[1] |
-		1<<(lo*salts[2]>>27)&^b[2] | 1<<(lo*salts[3]>>27)&^b[3] |
-		1<<(lo*salts[4]>>27)&^b[4] | 1<<(lo*salts[5]>>27)&^b[5] |
-		1<<(lo*salts[6]>>27)&^b[6] | 1<<(lo*salts[7]>>27)&^b[7]
+	missing := 1<<(lo*p.salts[0]>>27)&^b[0] | 1<<(lo*p.salts[1]>>27)&^b[1] |
+		1<<(lo*p.salts[2]>>27)&^b[2] | 1<<(lo*p.salts[3]>>27)&^b[3] |
+		1<<(lo*p.salts[4]>>27)&^b[4] | 1<<(lo*p.salts[5]>>27)&^b[5] |
+		1<<(lo*p.salts[6]>>27)&^b[6] | 1<<(lo*p.salts[7]>>27)&^b[7]
 	return missing == 0
 }
 
@@ -276,7 +322,7 @@ func (p *State) split256AddNew(h uint64) bool {
 	b := p.split256(h)
 	var missing uint32
 	for w := 0; w < 8; w++ {
-		bit := uint32(1) << (lo * salts[w] >> 27)
+		bit := uint32(1) << (lo * p.salts[w] >> 27)
 		missing |= bit &^ b[w]
 		b[w] |= bit
 	}
@@ -294,15 +340,15 @@ func (p *State) masks512(h uint64) (m [8]uint64) {
 	lo := uint32(h)
 	for _, w := range p.picks.words[lo>>26][:p.picks.k] {
 		w &= 15
-		m[w>>1] |= uint64(1<<(lo*salts[w]>>27)) << (32 * (w & 1))
+		m[w>>1] |= uint64(1<<(lo*p.salts[w]>>27)) << (32 * (w & 1))
 	}
 	return m
 }
 
-func masks256(h uint64) (m [4]uint64) {
+func (p *State) masks256(h uint64) (m [4]uint64) {
 	lo := uint32(h)
 	for i := range m {
-		m[i] = uint64(1<<(lo*salts[2*i]>>27)) | uint64(1<<(lo*salts[2*i+1]>>27))<<32
+		m[i] = uint64(1<<(lo*p.salts[2*i]>>27)) | uint64(1<<(lo*p.salts[2*i+1]>>27))<<32
 	}
 	return m
 }
@@ -320,7 +366,7 @@ func (p *State) block512ContainsAtomic(h uint64) bool {
 }
 
 func (p *State) split256ContainsAtomic(h uint64) bool {
-	m := masks256(h)
+	m := p.masks256(h)
 	b := (*[4]uint64)(unsafe.Pointer(p.split256(h)))
 	var missing uint64
 	for i := range m {
@@ -342,7 +388,7 @@ func (p *State) block512AddNewAtomic(h uint64) bool {
 }
 
 func (p *State) split256AddNewAtomic(h uint64) bool {
-	m := masks256(h)
+	m := p.masks256(h)
 	b := (*[4]uint64)(unsafe.Pointer(p.split256(h)))
 	isNew := false
 	for i := range m {

@@ -75,7 +75,7 @@ func xgetbv() (eax, edx uint32)
 
 // The probes of probe_amd64.s, on the filter's State. Each takes the key's
 // hash h, or (U64) a 64-bit key it hashes itself (XXH3 of its 8
-// little-endian bytes, with State.Bitflip). Contains reports whether every
+// little-endian bytes, with State.Bitflip; XXH3 filters only). Contains reports whether every
 // bit is set; Add sets them; AddNew sets them and reports whether one was
 // missing.
 

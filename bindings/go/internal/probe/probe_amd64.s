@@ -17,9 +17,13 @@
 // code uses only registers 16-31, which leave the SSE/AVX state clean, so it
 // needs no vzeroupper; the AVX2 code ends with one.
 //
-// Each probe has a form that takes the hash (for byte keys and the C-side
-// hashes) and a U64 form that hashes a 64-bit key itself (HASH_U64), which
-// is what a loop of AddUint64/ContainsUint64 calls runs.
+// The salts are the library's (bloomsimd_get_probe), read from State.salts
+// through the State pointer (DI): no copy of kernels/layout.h's table here.
+//
+// Each probe has a form that takes the hash (for byte keys, mum-hashed
+// 64-bit keys and the C-side hashes) and a U64 form that hashes a 64-bit key
+// itself with XXH3 (HASH_U64), which is what a loop of AddUint64 /
+// ContainsUint64 calls on an XXH3 filter runs.
 
 #include "textflag.h"
 #include "go_asm.h"
@@ -122,8 +126,8 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	ADDQ State_lanes(DI), CX \
 	VMOVD AX, X0 \
 	VPBROADCASTD X0, Y0 \
-	VPMULLD ·salts+0(SB), Y0, Y1 \
-	VPMULLD ·salts+32(SB), Y0, Y2 \
+	VPMULLD State_salts(DI), Y0, Y1 \
+	VPMULLD State_salts+32(DI), Y0, Y2 \
 	VPSRLD $27, Y1, Y1 \
 	VPSRLD $27, Y2, Y2
 
@@ -174,7 +178,7 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	BLOCK(5) \
 	VMOVD AX, X0 \
 	VPBROADCASTD X0, Y0 \
-	VPMULLD ·salts+0(SB), Y0, Y1 \
+	VPMULLD State_salts(DI), Y0, Y1 \
 	VPSRLD $27, Y1, Y1
 
 #define CONTAINS256_AVX2 \
@@ -212,7 +216,7 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	MOVQ State_sel(DI), DX \
 	KMOVW (DX)(CX*2), K1 \
 	VPBROADCASTD AX, Z16 \
-	VPMULLD ·salts+0(SB), Z16, Z16 \
+	VPMULLD State_salts(DI), Z16, Z16 \
 	VPSRLD $27, Z16, Z16
 
 // CONTAINS512_AVX512: K2 = selected words whose bit is clear; ZF = (K2 == 0).
@@ -246,7 +250,7 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 #define COUNTS256_AVX512 \
 	BLOCK(5) \
 	VPBROADCASTD AX, Y16 \
-	VPMULLD ·salts+0(SB), Y16, Y16 \
+	VPMULLD State_salts(DI), Y16, Y16 \
 	VPSRLD $27, Y16, Y16
 
 #define CONTAINS256_AVX512 \

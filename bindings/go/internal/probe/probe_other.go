@@ -14,29 +14,29 @@ func asmKind(kernel string, split bool) Kind { return None }
 func cpuRuns(kernel string) bool { return false }
 
 func Block512ContainsAVX2(p *State, h uint64) bool        { return p.block512Contains(h) }
-func Block512ContainsU64AVX2(p *State, key uint64) bool   { return p.block512Contains(p.HashU64(key)) }
+func Block512ContainsU64AVX2(p *State, key uint64) bool   { return p.block512Contains(p.XXH3U64(key)) }
 func Block512AddAVX2(p *State, h uint64)                  { p.block512AddNew(h) }
-func Block512AddU64AVX2(p *State, key uint64)             { p.block512AddNew(p.HashU64(key)) }
+func Block512AddU64AVX2(p *State, key uint64)             { p.block512AddNew(p.XXH3U64(key)) }
 func Block512AddNewAVX2(p *State, h uint64) bool          { return p.block512AddNew(h) }
 func Split256ContainsAVX2(p *State, h uint64) bool        { return p.split256Contains(h) }
-func Split256ContainsU64AVX2(p *State, key uint64) bool   { return p.split256Contains(p.HashU64(key)) }
+func Split256ContainsU64AVX2(p *State, key uint64) bool   { return p.split256Contains(p.XXH3U64(key)) }
 func Split256AddAVX2(p *State, h uint64)                  { p.split256AddNew(h) }
-func Split256AddU64AVX2(p *State, key uint64)             { p.split256AddNew(p.HashU64(key)) }
+func Split256AddU64AVX2(p *State, key uint64)             { p.split256AddNew(p.XXH3U64(key)) }
 func Split256AddNewAVX2(p *State, h uint64) bool          { return p.split256AddNew(h) }
 func Block512ContainsAVX512(p *State, h uint64) bool      { return p.block512Contains(h) }
-func Block512ContainsU64AVX512(p *State, key uint64) bool { return p.block512Contains(p.HashU64(key)) }
+func Block512ContainsU64AVX512(p *State, key uint64) bool { return p.block512Contains(p.XXH3U64(key)) }
 func Block512AddAVX512(p *State, h uint64)                { p.block512AddNew(h) }
-func Block512AddU64AVX512(p *State, key uint64)           { p.block512AddNew(p.HashU64(key)) }
+func Block512AddU64AVX512(p *State, key uint64)           { p.block512AddNew(p.XXH3U64(key)) }
 func Block512AddNewAVX512(p *State, h uint64) bool        { return p.block512AddNew(h) }
 func Split256ContainsAVX512(p *State, h uint64) bool      { return p.split256Contains(h) }
-func Split256ContainsU64AVX512(p *State, key uint64) bool { return p.split256Contains(p.HashU64(key)) }
+func Split256ContainsU64AVX512(p *State, key uint64) bool { return p.split256Contains(p.XXH3U64(key)) }
 func Split256AddAVX512(p *State, h uint64)                { p.split256AddNew(h) }
-func Split256AddU64AVX512(p *State, key uint64)           { p.split256AddNew(p.HashU64(key)) }
+func Split256AddU64AVX512(p *State, key uint64)           { p.split256AddNew(p.XXH3U64(key)) }
 func Split256AddNewAVX512(p *State, h uint64) bool        { return p.split256AddNew(h) }
 
 // FloorU64 is not a probe: it hashes the key, finds its 64-byte block and
 // reads one word of it (probe_amd64.go).
 func FloorU64(p *State, key uint64) bool {
-	h := p.HashU64(key)
+	h := p.XXH3U64(key)
 	return p.block512(h)[0]&uint32(h) == uint32(h)
 }

@@ -10,8 +10,9 @@ import (
 
 // The assembly probes against the pure-Go ones over Go memory: for both
 // layouts, every k (with a selection table of the same shape as SELECT_k:
-// 64 rows of k bits), the hash and the U64 forms, each probe's filter bytes
-// and answers must equal pure Go's. (single_test.go in the parent package
+// 64 rows of k bits, and random salts, so a probe that read any salts but
+// the State's would differ), the hash and the U64 forms, each probe's
+// filter bytes and answers must equal pure Go's. (single_test.go in the parent package
 // checks both against the C kernels.) With the purego tag, or on a CPU
 // without AVX2 or AVX-512, the kinds that cannot run are skipped.
 
@@ -68,9 +69,14 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 			if !split {
 				f.Nblocks = n
 			}
-			pa := New(f, rng.Uint64())
+			// random odd salts: the assembly must take the State's, as pure Go does
+			c := Constants{Hash: XXH3, Bitflip: rng.Uint64()}
+			for w := range c.Salts {
+				c.Salts[w] = rng.Uint32() | 1
+			}
+			pa := New(f, c)
 			f.Blocks, f.Kernel = g, "scalar"
-			pg := New(f, pa.Bitflip)
+			pg := New(f, c)
 			if pa.ContainsKind != kind || pa.AddKind != kind || pg.ContainsKind >= Block512AVX2 {
 				t.Fatalf("%v k=%d: probes %v/%v and %v", kind, k, pa.ContainsKind, pa.AddKind, pg.ContainsKind)
 			}
