@@ -339,21 +339,26 @@ JNIEXPORT jstring JNICALL Java_org_bloomsimd_Native_info(JNIEnv *env, jclass cls
 }
 
 /* The filter's bit array for the pure-Java probe, or null when there is none
- * (layered filters) or it is too large for a ByteBuffer (2 GiB and more).
- * geometry: nblocks, k, seed, layout, concurrent, read_only; select: 64 masks. */
+ * (layered and Parquet filters) or it is too large for a ByteBuffer (2 GiB and
+ * more), with the constants of its probe from the library (bloomsimd_get_probe):
+ * geometry: nblocks, k, seed, layout, concurrent, read_only, hash (BLOOMSIMD_U64_XXH3
+ * or _MUM), xxh3_bitflip, mum_a, mum_b; select: the 64 masks; salts: the 16 salts. */
 JNIEXPORT jobject JNICALL Java_org_bloomsimd_Native_view(JNIEnv *env, jclass cls, jlong h, jlongArray geometry,
-                                                         jshortArray select)
+                                                         jshortArray select, jintArray salts)
 {
     (void)cls;
     bloomsimd_view v;
-    if (bloomsimd_get_view(F(h), &v) != BLOOMSIMD_OK || !v.blocks) return NULL;
+    bloomsimd_probe_constants c;
+    if (bloomsimd_get_probe(F(h), &v, &c) != BLOOMSIMD_OK || !v.blocks) return NULL;
     uint64_t block_bytes = v.layout == BLOOMSIMD_LAYOUT_SPLIT256 ? BLOOMSIMD_SPLIT256_BLOCK_BYTES
                                                                   : BLOOMSIMD_BLOCK_BYTES;
     uint64_t bytes = v.nblocks * block_bytes;
     if (bytes > INT32_MAX) return NULL;
-    jlong g[6] = {(jlong)v.nblocks, v.k, (jlong)v.seed, v.layout, v.concurrent, v.read_only};
-    (*env)->SetLongArrayRegion(env, geometry, 0, 6, g);
+    jlong g[10] = {(jlong)v.nblocks, v.k,    (jlong)v.seed,         v.layout,          v.concurrent,
+                   v.read_only,      c.hash, (jlong)c.xxh3_bitflip, (jlong)c.mum_a,    (jlong)c.mum_b};
+    (*env)->SetLongArrayRegion(env, geometry, 0, 10, g);
     if (v.select) (*env)->SetShortArrayRegion(env, select, 0, 64, (const jshort *)v.select);
+    (*env)->SetIntArrayRegion(env, salts, 0, 16, (const jint *)c.salts);
     return (*env)->NewDirectByteBuffer(env, v.blocks, (jlong)bytes);
 }
 

@@ -112,6 +112,7 @@ public final class BloomFilter implements AutoCloseable {
         private String kernel;
         private boolean concurrent;
         private Layout layout = Layout.DEFAULT;
+        private U64Hash u64Hash = U64Hash.XXH3;
 
         private Builder() {}
 
@@ -179,6 +180,12 @@ public final class BloomFilter implements AutoCloseable {
             return this;
         }
 
+        /** How 64-bit keys are hashed; {@link U64Hash#XXH3} by default. Both probe in pure Java. */
+        public Builder u64Hash(U64Hash hash) {
+            this.u64Hash = Objects.requireNonNull(hash, "hash");
+            return this;
+        }
+
         /**
          * The new filter.
          *
@@ -188,8 +195,8 @@ public final class BloomFilter implements AutoCloseable {
          */
         public BloomFilter build() {
             long cap = capacity == 0 && bits == 0 ? 1 : capacity;
-            return new BloomFilter(Native.create(cap, fpr, bits, k, seed, kernel, concurrent ? CONCURRENT : 0,
-                    layout.id));
+            return new BloomFilter(Native.create(cap, fpr, bits, k, seed, kernel,
+                    (concurrent ? CONCURRENT : 0) | u64Hash.flag, layout.id));
         }
     }
 
@@ -575,6 +582,11 @@ public final class BloomFilter implements AutoCloseable {
         return Layout.of(info(null)[9]);
     }
 
+    /** How 64-bit keys are hashed (null for a Parquet filter, whose keys are XXH64 of their encoding). */
+    public U64Hash u64Hash() {
+        return U64Hash.ofFlags(info(null)[6]);
+    }
+
     /** The capacity the filter was created for (0 if only bits were given). */
     public long expectedInsertions() {
         return info(null)[0];
@@ -772,6 +784,16 @@ public final class BloomFilter implements AutoCloseable {
 
     /** Test hook: the pure-Java hash, for comparison with the library's. */
     long javaHash(long key) {
-        return Probe.hash(key, Probe.bitflip(seed()));
+        Probe p = probe;
+        if (p == null) {
+            throw new IllegalStateException("no pure-Java probe for this filter");
+        }
+        return p.hash(key);
+    }
+
+    /** Test hook: the pure-Java probe (null when the JNI call answers). */
+    Probe probeForTest() {
+        handle();
+        return probe;
     }
 }

@@ -182,7 +182,7 @@ final class Native {
 
     static native String info(long h, long[] longs, double[] doubles);
 
-    static native ByteBuffer view(long h, long[] geometry, short[] select);
+    static native ByteBuffer view(long h, long[] geometry, short[] select, int[] salts);
 
     static native String version();
 

@@ -12,9 +12,11 @@ import java.nio.ByteOrder;
  * block512) and {@code kernels/layout_split256.h} (layout 3, split256):
  *
  * <pre>
- *   h     = XXH3_64bits_withSeed(8 little-endian bytes of key, seed)
- *         = rrmxmx(rotl64(key, 32) ^ bitflip(seed), 8)     (XXH3's 4..8-byte path; both
- *                                                              32-bit reads of an 8-byte key)
+ *   h     = XXH3_64bits_withSeed(8 little-endian bytes of key, seed)      (U64Hash.XXH3)
+ *         = rrmxmx(rotl64(key, 32) ^ bitflip, 8)     (XXH3's 4..8-byte path; both 32-bit
+ *                                                     reads of an 8-byte key)
+ *   h     = mum(key): p = (key ^ a) * (bswap64(key) ^ b), 128 bits       (U64Hash.MUM)
+ *           h = (lo64(p) ^ hi64(p)) * 0x9E3779B97F4A7C15; h ^ (h >>> 32)
  *   block = ((h >>> 32) * nblocks) >>> 32                    (unsigned; nblocks <= 2^32)
  *   lo    = (int) h
  *   block512:  sel = SELECT_k[lo >>> 26], a 16-bit mask with k bits: for each word w in sel,
@@ -22,51 +24,64 @@ import java.nio.ByteOrder;
  *   split256:  for each word w of 0..7, bit (lo * SALT[w]) >>> 27 of word w of the 32-byte block
  * </pre>
  *
- * The SELECT_k table comes from the library ({@code bloomsimd_view.select}), never a copy. Words are
- * little-endian 32-bit, read plainly, or as halves of opaque (atomic, unordered) 64-bit reads when
- * the filter is concurrent, as the C library's relaxed 64-bit loads. Not used (the JNI call instead) for layered
- * filters, which have no single bit array, and bit arrays of 2 GiB or more, which a ByteBuffer
- * cannot span. ProbeTest checks every answer against the C kernels for every k and layout.
+ * Everything a filter's seed and layout make of these comes from the library
+ * ({@code bloomsimd_get_probe}, through {@code Native.view}): XXH3's bitflip, mum's a and b, the
+ * SALT and SELECT_k tables; nothing is copied here. Words are little-endian 32-bit, read plainly,
+ * or as halves of opaque (atomic, unordered) 64-bit reads when the filter is concurrent, as the C
+ * library's relaxed 64-bit loads. Not used (the JNI call instead) for layered filters, which have
+ * no single bit array, Parquet filters (XXH64 of a value's encoding), a hash this class does not
+ * know, and bit arrays of 2 GiB or more, which a ByteBuffer cannot span. ProbeTest checks every
+ * answer against the C kernels for every k, layout and hash; VectorsTest checks the hash and the
+ * whole probe against {@code tests/fixtures/hash_vectors.txt}.
  */
 final class Probe {
-    /** kernels/layout.h's BLOOMSIMD_SALTS (split256 uses the first 8). */
-    private static final int[] SALT = {0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b,
-        0x9efc4947, 0x5c6bfb31, 0x3c6ef373, 0x9e3779b9, 0x2545f491, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f, 0x165667b1,
-        0xd3a2646d};
     /** 64-bit words: a concurrent filter's writers OR 64 bits at a time, and the view's contract asks readers for 64-bit atomic loads. */
     private static final VarHandle WORD64 = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long PRIME_MX2 = 0x9FB21C651E98DF25L;
-    /** XXH3's default secret, bytes 8..15 and 16..23, little-endian. */
-    private static final long SECRET_8 = 0x1cad21f72c81017cL;
-    private static final long SECRET_16 = 0xdb979083e96dd4deL;
+    private static final long MUM_FOLD = 0x9E3779B97F4A7C15L;
+    /** {@code bloomsimd_probe_constants.hash} values: the header's flags. */
+    private static final long HASH_XXH3 = 0x8;
+    private static final long HASH_MUM = 0x10;
 
     private final ByteBuffer words;
     private final long nblocks;
     private final int[] select;
+    private final int[] salt;
+    private final boolean mum;
     private final long bitflip;
+    private final long mumA;
+    private final long mumB;
     private final boolean split;
     private final boolean concurrent;
 
-    private Probe(ByteBuffer words, long nblocks, int[] select, long seed, boolean split, boolean concurrent) {
+    private Probe(ByteBuffer words, long[] g, int[] select, int[] salt) {
         this.words = words.order(ByteOrder.LITTLE_ENDIAN);
-        this.nblocks = nblocks;
+        this.nblocks = g[0];
         this.select = select;
-        this.bitflip = bitflip(seed);
-        this.split = split;
-        this.concurrent = concurrent;
+        this.salt = salt;
+        this.split = g[3] == Layout.SPLIT256.id;
+        this.concurrent = g[4] != 0;
+        this.mum = g[6] == HASH_MUM;
+        this.bitflip = g[7];
+        this.mumA = g[8];
+        this.mumB = g[9];
     }
 
     /** The probe of a filter, or null when only the JNI call can answer (see above). */
     static Probe of(long handle) {
-        long[] g = new long[6];
+        long[] g = new long[10];
         short[] sel = new short[64];
-        ByteBuffer words = Native.view(handle, g, sel);
+        int[] salt = new int[16];
+        ByteBuffer words = Native.view(handle, g, sel, salt);
         if (words == null) {
             return null;
         }
         boolean split = g[3] == Layout.SPLIT256.id;
         if (!split && g[3] != Layout.BLOCK512.id) {
             return null; // a layout this package does not implement: the C call answers
+        }
+        if (g[6] != HASH_XXH3 && g[6] != HASH_MUM) {
+            return null; // a hash this package does not implement: likewise
         }
         int[] select = null;
         if (!split) {
@@ -75,17 +90,11 @@ final class Probe {
                 select[i] = sel[i] & 0xffff;
             }
         }
-        return new Probe(words, g[0], select, g[2], split, g[4] != 0);
+        return new Probe(words, g, select, salt);
     }
 
-    /** XXH3's constant of the 4..8-byte path for this seed: the seed with its low half byte-swapped on top. */
-    static long bitflip(long seed) {
-        long mixed = seed ^ ((long) Integer.reverseBytes((int) seed) << 32);
-        return (SECRET_8 ^ SECRET_16) - mixed;
-    }
-
-    /** XXH3_64bits_withSeed of key's 8 little-endian bytes. */
-    static long hash(long key, long bitflip) {
+    /** XXH3_64bits_withSeed of key's 8 little-endian bytes, given the seed's bitflip. */
+    static long xxh3(long key, long bitflip) {
         long h = Long.rotateLeft(key, 32) ^ bitflip;
         h ^= Long.rotateLeft(h, 49) ^ Long.rotateLeft(h, 24);
         h *= PRIME_MX2;
@@ -94,18 +103,38 @@ final class Probe {
         return h ^ (h >>> 28);
     }
 
+    /**
+     * Mum of key with the seed's words a and b. The 128-bit product's high half is unsigned;
+     * {@link Math#multiplyHigh} is the signed one, which is smaller by y when x is negative (as a
+     * signed number x = x_unsigned - 2^64, so x * y loses 2^64 * y) and by x when y is: adding
+     * those back gives the unsigned high half (mod 2^64).
+     */
+    static long mum(long key, long a, long b) {
+        long x = key ^ a;
+        long y = Long.reverseBytes(key) ^ b;
+        long hi = Math.multiplyHigh(x, y) + ((x >> 63) & y) + ((y >> 63) & x);
+        long h = (x * y ^ hi) * MUM_FOLD;
+        return h ^ (h >>> 32);
+    }
+
+    /** The filter's hash of a 64-bit key. */
     long hash(long key) {
-        return hash(key, bitflip);
+        return mum ? mum(key, mumA, mumB) : xxh3(key, bitflip);
+    }
+
+    /** The block of hash h: Lemire's multiply-shift of its high 32 bits onto 0..nblocks-1. */
+    long block(long h) {
+        return ((h >>> 32) * nblocks) >>> 32;
     }
 
     boolean contains(long key) {
-        long h = hash(key, bitflip);
+        long h = hash(key);
         int lo = (int) h;
-        long block = ((h >>> 32) * nblocks) >>> 32;
+        long block = block(h);
         if (split) {
             int base = (int) block << 5;
             for (int w = 0; w < 8; w++) {
-                if ((word(base + 4 * w) & (1 << ((lo * SALT[w]) >>> 27))) == 0) {
+                if ((word(base + 4 * w) & (1 << ((lo * salt[w]) >>> 27))) == 0) {
                     return false;
                 }
             }
@@ -114,11 +143,16 @@ final class Probe {
         int base = (int) block << 6;
         for (int sel = select[lo >>> 26]; sel != 0; sel &= sel - 1) {
             int w = Integer.numberOfTrailingZeros(sel);
-            if ((word(base + 4 * w) & (1 << ((lo * SALT[w]) >>> 27))) == 0) {
+            if ((word(base + 4 * w) & (1 << ((lo * salt[w]) >>> 27))) == 0) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Test hook: the bit array (VectorsTest writes a probe vector's bits into it). */
+    ByteBuffer wordsForTest() {
+        return words;
     }
 
     /** The 32-bit word at offset: read plainly, or as its half of an opaque (atomic, unordered) 64-bit read. */

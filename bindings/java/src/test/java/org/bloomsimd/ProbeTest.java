@@ -88,14 +88,50 @@ class ProbeTest {
         }
     }
 
+    static Stream<Arguments> mumCases() {
+        List<Arguments> a = new ArrayList<>();
+        for (String kernel : TestSupport.kernels()) {
+            for (boolean concurrent : new boolean[] {false, true}) {
+                for (int k : new int[] {1, 7, 16}) {
+                    a.add(Arguments.of(kernel, Layout.BLOCK512, k, concurrent));
+                }
+                a.add(Arguments.of(kernel, Layout.SPLIT256, 8, concurrent));
+            }
+        }
+        return a.stream();
+    }
+
+    /** Mum filters probe in Java too, with the library's constants: the same answers as C. */
+    @ParameterizedTest(name = "mum {0} {1} k={2} concurrent={3}")
+    @MethodSource("mumCases")
+    void javaProbeIsTheKernelForMum(String kernel, Layout layout, int k, boolean concurrent) throws Exception {
+        long[] keys = keys(6000);
+        long[] probes = probes(20_000);
+        try (BloomFilter f = BloomFilter.builder().expectedInsertions(2000).fpp(0.05).hashFunctions(k).layout(layout)
+                .kernel(kernel).concurrent(concurrent).seed(k * 7919L).u64Hash(U64Hash.MUM).build()) {
+            assertEquals(U64Hash.MUM, f.u64Hash());
+            f.putAll(keys);
+            agree(f, keys, probes);
+            Path file = dir.resolve("mum.bsf");
+            f.save(file);
+            try (BloomFilter m = BloomFilter.map(file, kernel); BloomFilter l = BloomFilter.load(file, kernel, false)) {
+                assertEquals(U64Hash.MUM, l.u64Hash());
+                agree(m, keys, probes);
+                agree(l, keys, probes);
+            }
+        }
+    }
+
     @Test
     void hashIsTheLibrarys() {
         SplittableRandom r = new SplittableRandom(1);
         for (long seed : new long[] {0, 1, -1, 0x8000_0000L, 0xdead_beef_cafe_f00dL, r.nextLong()}) {
-            try (BloomFilter f = BloomFilter.builder().expectedInsertions(10).seed(seed).build()) {
-                for (int i = 0; i < 10_000; i++) {
-                    long key = i < 100 ? i - 50 : r.nextLong();
-                    assertEquals(f.hash(key), f.javaHash(key), "seed " + seed + " key " + key);
+            for (U64Hash hash : U64Hash.values()) {
+                try (BloomFilter f = BloomFilter.builder().expectedInsertions(10).seed(seed).u64Hash(hash).build()) {
+                    for (int i = 0; i < 10_000; i++) {
+                        long key = i < 100 ? i - 50 : r.nextLong();
+                        assertEquals(f.hash(key), f.javaHash(key), hash + " seed " + seed + " key " + key);
+                    }
                 }
             }
         }
