@@ -21,6 +21,7 @@ Keys = Union[
 PathLike = Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]
 LayoutName = Literal["block512", "split256"]
 KernelName = Literal["scalar", "sse42", "avx2", "avx512", "neon"]
+U64HashName = Literal["xxh3", "mum"]
 
 
 class Info(NamedTuple):
@@ -45,6 +46,7 @@ class Info(NamedTuple):
     fpr_now: float
     saturated: bool
     load: float
+    u64_hash: Optional[U64HashName]
 
 
 class Sizing(NamedTuple):
@@ -79,6 +81,7 @@ class Filter:
         seed: int = 0,
         concurrent: bool = False,
         hugepages: bool = True,
+        u64_hash: Optional[U64HashName] = None,
     ) -> None: ...
     @classmethod
     def size_for(
@@ -96,6 +99,7 @@ class Filter:
         seed: int = 0,
         concurrent: bool = False,
         hugepages: bool = True,
+        u64_hash: Optional[U64HashName] = None,
     ) -> Sizing: ...
 
     # one key

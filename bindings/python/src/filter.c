@@ -10,7 +10,7 @@
 PyDoc_STRVAR(filter_doc,
 "Filter(capacity=None, fpr=0.01, *, bits=None, k=None, growth=None, tightening=None,\n"
 "       generations=None, layout=None, kernel=None, seed=0, concurrent=False,\n"
-"       hugepages=True)\n"
+"       hugepages=True, u64_hash=None)\n"
 "--\n\n"
 "A cache-line-blocked Bloom filter: `key in f` is False when key was\n"
 "certainly never added, True when it probably was (false positives at\n"
@@ -39,7 +39,10 @@ PyDoc_STRVAR(filter_doc,
 "generations=N makes a sliding window of N generations (see rotate()).\n"
 "layout: 'block512' or 'split256' (None: the kernel's default). kernel:\n"
 "'scalar', 'sse42', 'avx2', 'avx512', 'neon' (None: the best here).\n"
-"concurrent=True lets threads insert and look up at once (atomic ORs).\n\n"
+"concurrent=True lets threads insert and look up at once (atomic ORs).\n"
+"u64_hash: how int keys are hashed, 'xxh3' (None: the default; an int\n"
+"and its 8 little-endian bytes are the same key) or 'mum' (one 128-bit\n"
+"multiply: shorter, the same FPR on sequential and structured ids).\n\n"
 "Files: f.save(path), Filter.load(path), Filter.map(path) (zero-copy,\n"
 "read-only unless writable=True), f.to_bytes(), Filter.from_bytes(b),\n"
 "pickle and copy.copy. Set operations: f | g, f & g, f |= g, f &= g,\n"
@@ -363,6 +366,7 @@ static PyStructSequence_Field info_fields[] = {
     {"load", "share of its capacity the filter has taken (0.8 = 80%): its counted keys over its capacity (a\n"
              "scalable filter: over its first layer's; a window: its fullest generation's), or its\n"
              "estimated keys where it counted none (a plain filter filled by add); 0 without a capacity"},
+    {"u64_hash", "how int keys are hashed: 'xxh3' or 'mum' (None for a Parquet filter)"},
     {NULL, NULL},
 };
 
@@ -371,7 +375,7 @@ static PyStructSequence_Desc info_desc = {
     "What a filter is and how full it is (Filter.info). Reading it counts\n"
     "the set bits: about 1 ms per 16 MiB of filter.",
     info_fields,
-    21,
+    22,
 };
 
 int bsp_info_init(PyObject *module)
@@ -421,6 +425,7 @@ PyObject *bsp_filter_info(bsp_filter *self, void *closure)
         PyFloat_FromDouble(fill.fpr_now),
         PyBool_FromLong(fill.saturated),
         PyFloat_FromDouble(fill.load),
+        bsp_u64_hash_name(info.flags) ? PyUnicode_FromString(bsp_u64_hash_name(info.flags)) : Py_NewRef(Py_None),
     };
     PyObject *r = PyStructSequence_New(info_type);
     bool bad = r == NULL;

@@ -60,6 +60,48 @@ static int parse_layout(PyObject *o, uint32_t *out)
     return 0;
 }
 
+/* ---- the hash of 64-bit keys ---------------------------------------------
+ * 'xxh3' (XXH3 of the key's 8 little-endian bytes, the default) or 'mum'
+ * (kernels/layout.h section 1): bloomsimd_options.flags. A header without
+ * BLOOMSIMD_U64_MUM has XXH3 only. */
+const char *bsp_u64_hash_name(uint32_t flags)
+{
+#ifdef BLOOMSIMD_U64_MUM
+    if (flags & BLOOMSIMD_U64_MUM) return "mum";
+    if (flags & BLOOMSIMD_U64_XXH3) return "xxh3";
+    return NULL; /* a Parquet filter: XXH64 of the value's encoding */
+#else
+    (void)flags;
+    return "xxh3";
+#endif
+}
+
+static int parse_u64_hash(PyObject *o, uint32_t *flags)
+{
+    const char *s = NULL;
+    if (o == Py_None) return 0;
+    if (PyUnicode_Check(o) && !(s = PyUnicode_AsUTF8(o))) return -1;
+#ifdef BLOOMSIMD_U64_MUM
+    if (s && !strcmp(s, "xxh3")) {
+        *flags |= BLOOMSIMD_U64_XXH3;
+        return 0;
+    }
+    if (s && !strcmp(s, "mum")) {
+        *flags |= BLOOMSIMD_U64_MUM;
+        return 0;
+    }
+#else
+    if (s && !strcmp(s, "xxh3")) return 0;
+    if (s && !strcmp(s, "mum")) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "u64_hash 'mum' needs a libbloomsimd with BLOOMSIMD_U64_MUM; this one hashes with XXH3 only");
+        return -1;
+    }
+#endif
+    PyErr_Format(PyExc_ValueError, "u64_hash must be None, 'xxh3' or 'mum', not %R", o);
+    return -1;
+}
+
 /* ---- numbers ----------------------------------------------------------- */
 
 /* None leaves *out; an int (or an integral float such as 1e6) in [0, max]. */
@@ -140,15 +182,17 @@ static int parse_kernel(PyObject *o, PyObject **utf8_owner, const char **out)
 
 int bsp_parse_create_args(PyObject *args, PyObject *kwargs, bsp_create_args *out)
 {
-    static char *names[] = {"capacity", "fpr",    "bits",   "k",          "growth",    "tightening", "generations",
-                            "layout",   "kernel", "seed",   "concurrent", "hugepages", NULL};
+    static char *names[] = {"capacity", "fpr",    "bits", "k",          "growth",    "tightening", "generations",
+                            "layout",   "kernel", "seed", "concurrent", "hugepages", "u64_hash",   NULL};
     PyObject *capacity = Py_None, *fpr = Py_None, *bits = Py_None, *k = Py_None, *growth = Py_None,
-             *tightening = Py_None, *generations = Py_None, *layout = Py_None, *kernel = Py_None, *seed = Py_None;
+             *tightening = Py_None, *generations = Py_None, *layout = Py_None, *kernel = Py_None, *seed = Py_None,
+             *u64_hash = Py_None;
     int concurrent = 0, hugepages = 1;
+    uint32_t hash_flags = 0;
     memset(out, 0, sizeof *out);
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO$OOOOOOOOpp:Filter", names, &capacity, &fpr, &bits, &k,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO$OOOOOOOOppO:Filter", names, &capacity, &fpr, &bits, &k,
                                      &growth, &tightening, &generations, &layout, &kernel, &seed, &concurrent,
-                                     &hugepages))
+                                     &hugepages, &u64_hash))
         return -1;
     bloomsimd_options *o = &out->options;
     o->fpr = BLOOMSIMD_DEFAULT_FPR;
@@ -159,7 +203,7 @@ int bsp_parse_create_args(PyObject *args, PyObject *kwargs, bsp_create_args *out
         parse_rate(tightening, "tightening", &o->tightening) < 0 ||
         parse_u32(generations, "generations", &o->generations) < 0 || parse_layout(layout, &layout_id) < 0 ||
         parse_count(seed, "seed", UINT64_MAX, false, &o->seed) < 0 ||
-        parse_kernel(kernel, &out->kernel_utf8, &o->kernel) < 0) {
+        parse_kernel(kernel, &out->kernel_utf8, &o->kernel) < 0 || parse_u64_hash(u64_hash, &hash_flags) < 0) {
         bsp_create_args_release(out);
         return -1;
     }
@@ -176,7 +220,7 @@ int bsp_parse_create_args(PyObject *args, PyObject *kwargs, bsp_create_args *out
 #ifdef BLOOMSIMD_LAYOUT_DEFAULT
     o->layout = layout_id;
 #endif
-    o->flags = (concurrent ? BLOOMSIMD_CONCURRENT : 0u) | (hugepages ? 0u : BLOOMSIMD_NO_HUGEPAGES);
+    o->flags = (concurrent ? BLOOMSIMD_CONCURRENT : 0u) | (hugepages ? 0u : BLOOMSIMD_NO_HUGEPAGES) | hash_flags;
     return 0;
 }
 

@@ -78,6 +78,8 @@ typedef struct {
 
 /* Parses Filter(...) / Filter.size_for(...) arguments. 0 or -1. */
 int bsp_parse_create_args(PyObject *args, PyObject *kwargs, bsp_create_args *out);
+/* 'xxh3' or 'mum' for a filter's flags; NULL for a Parquet filter (options.c). */
+const char *bsp_u64_hash_name(uint32_t flags);
 void bsp_create_args_release(bsp_create_args *a);
 /* kernel=None|str and concurrent=bool into load options. 0 or -1. */
 int bsp_parse_load_options(PyObject *kernel, int concurrent, bloomsimd_load_options *out);
