@@ -61,6 +61,9 @@
 #define BLOCK512_LOOP_GROUP 8u
 #define BLOCK512_LOOP_AHEAD 64u
 #define BLOCK512_LOOP_RING 128u /* a power of two >= AHEAD + GROUP */
+_Static_assert((BLOCK512_LOOP_RING & (BLOCK512_LOOP_RING - 1)) == 0 &&
+                   BLOCK512_LOOP_RING >= BLOCK512_LOOP_AHEAD + BLOCK512_LOOP_GROUP,
+               "the ring must hold the live window [base, base + AHEAD + GROUP)");
 
 /*
  * Batches below BLOCK512_LOOP_SMALL keys hash and prefetch every key in one
@@ -239,14 +242,12 @@ BLOCK512_INLINE size_t block512_loop_group(const block512_ring *ring, const bloc
 
 /*
  * Stages the first BLOCK512_LOOP_AHEAD keys of a batch (out of line: once
- * per call; n >= BLOCK512_LOOP_SMALL > AHEAD). One loop over the 64 keys,
- * as neon.c had, and the key-line prefetches of its 8 groups, as sse42.c
- * had through 8 stage calls: so every key line from BLOOMSIMD_KEYS_AHEAD on
- * is prefetched (neon's single stage skipped those of keys 256..319), and
- * the ramp costs no more than either: per lookup batch of 192 keys, sse42
- * ran ~170 instructions fewer than through its 8 stage calls, neon ~15 more
- * than its single stage (the 8 key prefetches), where 8 stage calls cost it
- * ~140 more (docs/kernels/pipeline.md).
+ * per call): the key-line prefetches of their 8 groups, then one loop over
+ * the 64 keys. Rejected: one stage of 64 keys, which issues no key
+ * prefetch, so the key lines of keys 256..319 would never be prefetched;
+ * 8 stages of 8, which cost ~170 (sse42) and ~100 (neon) instructions per
+ * batch more than this, against ~15 for the 8 prefetches
+ * (docs/kernels/pipeline.md).
  */
 static __attribute__((noinline)) void block512_loop_fill(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
                                                          block512_ring *ring, bool prehashed, bool for_write)
