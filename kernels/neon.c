@@ -35,8 +35,9 @@
  * (hash_keys, kernels/xxh3_keys_neon.h) split each group of keys between
  * q-registers and general registers.
  *
- * Memory: keys are hashed and their blocks prefetched NEON_AHEAD keys
- * before they are probed (kernels/sse42.c's schedule).
+ * Memory: block512 batches run kernels/block512_loop.h's pipeline (shared
+ * with sse42.c): keys are hashed and their blocks prefetched 64 keys before
+ * they are probed.
  *
  * Concurrent filters (g->concurrent): inserts go through one relaxed 64-bit
  * atomic OR per non-zero word pair (LDSET with LSE, an LDXR/STXR loop
@@ -61,14 +62,6 @@
 #endif
 
 #define NEON_INLINE static inline __attribute__((always_inline))
-
-/* Keys probed per pipeline step (one bitmap byte), keys hashed and
- * prefetched ahead of the probe (~100 ns of DRAM latency at ~1.5 ns per
- * key, with slack), and the ring of staged keys (a power of two >=
- * NEON_AHEAD + NEON_GROUP). */
-#define NEON_GROUP 8u
-#define NEON_AHEAD 64u
-#define NEON_RING 128u
 
 /* ---- hashing ------------------------------------------------------------- */
 
@@ -144,17 +137,18 @@ static const uint32_t neon_salts[16] = BLOOMSIMD_SALTS;
 static const uint32_t neon_lane_bits[16] = {0x1,   0x2,   0x4,   0x8,   0x10,   0x20,   0x40,   0x80,
                                             0x100, 0x200, 0x400, 0x800, 0x1000, 0x2000, 0x4000, 0x8000};
 
-typedef struct neon_mask {
+/* One key's mask (block512_loop.h's block512_simd_mask). */
+typedef struct block512_simd_mask {
     uint32x4_t q[4]; /* words 4r..4r+3 */
-} neon_mask;
+} block512_simd_mask;
 
 /* The mask of one key from its four selection registers F (header). */
-NEON_INLINE neon_mask neon_mask_from(uint32_t lo, uint32x4x4_t salt, uint32x4_t f0, uint32x4_t f1, uint32x4_t f2,
-                                     uint32x4_t f3)
+NEON_INLINE block512_simd_mask neon_mask_from(uint32_t lo, uint32x4x4_t salt, uint32x4_t f0, uint32x4_t f1,
+                                              uint32x4_t f2, uint32x4_t f3)
 {
     const uint32x4_t one = vdupq_n_u32(1u);
     const uint32x4_t vlo = vdupq_n_u32(lo);
-    neon_mask m;
+    block512_simd_mask m;
     m.q[0] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f0, vmulq_u32(vlo, salt.val[0]), 27)));
     m.q[1] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f1, vmulq_u32(vlo, salt.val[1]), 27)));
     m.q[2] = vshlq_u32(one, vreinterpretq_s32_u32(vsriq_n_u32(f2, vmulq_u32(vlo, salt.val[2]), 27)));
@@ -163,7 +157,7 @@ NEON_INLINE neon_mask neon_mask_from(uint32_t lo, uint32x4x4_t salt, uint32x4_t 
 }
 
 /* The mask of one key from the 16-bit selection (single keys, small batches). */
-NEON_INLINE neon_mask neon_mask_of(const uint16_t *select, uint64_t hash)
+NEON_INLINE block512_simd_mask block512_simd_mask_of(const uint16_t *select, uint64_t hash)
 {
     uint32_t lo = (uint32_t)hash;
     uint32x4_t unselected = vdupq_n_u32(~(uint32_t)select[lo >> BLOOMSIMD_SELECT_SHIFT]);
@@ -174,11 +168,11 @@ NEON_INLINE neon_mask neon_mask_of(const uint16_t *select, uint64_t hash)
 }
 
 /* A batch's F registers for all 64 selection entries of its k (4 KiB). */
-typedef struct neon_flag_table {
+typedef struct block512_simd_table {
     _Alignas(64) uint32_t row[BLOOMSIMD_SELECT_ENTRIES][16];
-} neon_flag_table;
+} block512_simd_table;
 
-static void neon_flag_table_build(const uint16_t *select, neon_flag_table *t)
+static void block512_simd_table_build(const uint16_t *select, block512_simd_table *t)
 {
     for (unsigned e = 0; e < BLOOMSIMD_SELECT_ENTRIES; e++) {
         uint32x4_t unselected = vdupq_n_u32(~(uint32_t)select[e]);
@@ -187,7 +181,7 @@ static void neon_flag_table_build(const uint16_t *select, neon_flag_table *t)
     }
 }
 
-NEON_INLINE neon_mask neon_mask_row(const neon_flag_table *t, uint64_t hash)
+NEON_INLINE block512_simd_mask block512_simd_mask_row(const block512_simd_table *t, uint64_t hash)
 {
     uint32_t lo = (uint32_t)hash;
     const uint32_t *row = t->row[lo >> BLOOMSIMD_SELECT_SHIFT];
@@ -215,7 +209,7 @@ NEON_INLINE void neon_load_block(const uint32_t *block, uint32x4_t words[4], boo
     }
 }
 
-NEON_INLINE uint8_t neon_block_test(const uint32_t *block, const neon_mask *m, bool concurrent)
+NEON_INLINE uint8_t block512_simd_test(const uint32_t *block, const block512_simd_mask *m, bool concurrent)
 {
     uint32x4_t w[4];
     neon_load_block(block, w, concurrent);
@@ -226,7 +220,7 @@ NEON_INLINE uint8_t neon_block_test(const uint32_t *block, const neon_mask *m, b
 
 /* One relaxed 64-bit atomic OR per non-zero word pair, bloomsimd_block_or's
  * atomicity. */
-static void neon_block_or_atomic(uint32_t *block, const neon_mask *m)
+static void neon_block_or_atomic(uint32_t *block, const block512_simd_mask *m)
 {
     uint64_t bits[8];
     for (unsigned r = 0; r < 4; r++) vst1q_u64(bits + 2 * r, vreinterpretq_u64_u32(m->q[r]));
@@ -235,7 +229,7 @@ static void neon_block_or_atomic(uint32_t *block, const neon_mask *m)
         if (bits[i]) __atomic_fetch_or(&block64[i], bits[i], __ATOMIC_RELAXED);
 }
 
-NEON_INLINE void neon_block_or(uint32_t *block, const neon_mask *m, bool concurrent)
+NEON_INLINE void block512_simd_or(uint32_t *block, const block512_simd_mask *m, bool concurrent)
 {
     if (concurrent) {
         neon_block_or_atomic(block, m);
@@ -249,7 +243,7 @@ NEON_INLINE void neon_block_or(uint32_t *block, const neon_mask *m, bool concurr
  * each word pair still lacking a bit gets an atomic OR, and the key is new
  * if any of them replaced a value lacking one of its bits, so of two threads
  * racing on one new key at least one reports it. */
-static uint8_t neon_block_or_report_atomic(uint32_t *block, const neon_mask *m)
+static uint8_t neon_block_or_report_atomic(uint32_t *block, const block512_simd_mask *m)
 {
     uint32x4_t w[4];
     neon_load_block(block, w, true);
@@ -269,7 +263,7 @@ static uint8_t neon_block_or_report_atomic(uint32_t *block, const neon_mask *m)
 }
 
 /* Plain: new = any word changed, the OR over the block of (w | m) ^ w. */
-NEON_INLINE uint8_t neon_block_or_report(uint32_t *block, const neon_mask *m, bool concurrent)
+NEON_INLINE uint8_t block512_simd_or_report(uint32_t *block, const block512_simd_mask *m, bool concurrent)
 {
     if (concurrent) return neon_block_or_report_atomic(block, m);
     uint32x4_t changed = vdupq_n_u32(0);
@@ -282,265 +276,27 @@ NEON_INLINE uint8_t neon_block_or_report(uint32_t *block, const neon_mask *m, bo
     return vmaxvq_u32(changed) != 0;
 }
 
-/* ---- what a batch does per key, and where its answers go ------------------------ */
+/* ---- batches ---------------------------------------------------------------------- */
 
-typedef enum neon_op { NEON_LOOKUP, NEON_INSERT, NEON_ADD_NEW } neon_op;
-
-/* The hit forms of kernel.h, plus "count only" (out == NULL). */
-enum { NEON_TO_BYTES = BLOOMSIMD_HITS_BYTES, NEON_TO_BITMAP = BLOOMSIMD_HITS_BITMAP,
-       NEON_TO_INDICES = BLOOMSIMD_HITS_INDICES, NEON_TO_COUNT = 3 };
-
-NEON_INLINE uint8_t neon_key(uint32_t *block, const neon_mask *m, neon_op op, bool concurrent)
-{
-    if (op == NEON_INSERT) {
-        neon_block_or(block, m, concurrent);
-        return 0;
-    }
-    return op == NEON_LOOKUP ? neon_block_test(block, m, concurrent) : neon_block_or_report(block, m, concurrent);
-}
-
-NEON_INLINE void neon_answer(int to, void *out, size_t i, uint8_t hit, size_t *hits)
-{
-    if (to == NEON_TO_BYTES)
-        ((uint8_t *)out)[i] = hit;
-    else if (to == NEON_TO_INDICES)
-        ((uint32_t *)out)[*hits] = (uint32_t)i; /* overwritten by the next hit if this is a miss */
-    *hits += hit;
-}
-
-/* ---- the pipeline ----------------------------------------------------------------- */
-
-typedef struct neon_ring {
-    uint64_t hash[NEON_RING];
-    uint32_t *block[NEON_RING];
-} neon_ring;
-
-NEON_INLINE void neon_prefetch(const uint32_t *block, bool for_write)
-{
-    if (for_write)
-        __builtin_prefetch(block, 1, 3);
-    else
-        __builtin_prefetch(block, 0, 3);
-}
-
-/* Hash (unless prehashed) keys [from, end) in general registers, record
- * hash and block in the ring, prefetch the blocks. */
-NEON_INLINE void neon_stage(const bloomsimd_geometry *g, const uint64_t *src, size_t from, size_t end, neon_ring *ring,
-                            bool prehashed, bool for_write)
-{
-    if (!prehashed && end - from == NEON_GROUP) bloomsimd_prefetch_keys_ahead(src + from);
-    for (size_t i = from; i < end; i++) {
-        uint64_t v;
-        memcpy(&v, src + i, sizeof v); /* keys may be under-aligned */
-        uint64_t h = prehashed ? v : bloomsimd_xxh3_u64(v, g->hash_bitflip);
-        size_t slot = i & (NEON_RING - 1u);
-        ring->hash[slot] = h;
-        ring->block[slot] = bloomsimd_block_ptr(g, bloomsimd_block_index(h, g->nblocks));
-        neon_prefetch(ring->block[slot], for_write);
-    }
-}
-
-/* Probe the `count` staged keys [base, base + count); base is a multiple of
- * NEON_GROUP = 8, so a group fills one bitmap byte. A bitmap lookup walks
- * its group backwards, building the byte as bits = 2 * bits + hit (one ADD
- * with a shifted operand); lookups do not depend on their order, inserts
- * keep it. `full` (count == NEON_GROUP) unrolls the group. */
-NEON_INLINE size_t neon_group(const neon_ring *ring, const neon_flag_table *t, size_t base, size_t count, bool full,
-                              neon_op op, int to, bool concurrent, void *out, size_t hits)
-{
-    size_t slot = base & (NEON_RING - 1u);
-#define NEON_PROBE(j)                                                                                                  \
-    neon_mask m = neon_mask_row(t, ring->hash[slot + (j)]);                                                            \
-    uint8_t hit = neon_key(ring->block[slot + (j)], &m, op, concurrent)
-    if (to == NEON_TO_BITMAP) {
-        unsigned bits = 0;
-        if (full) {
-            for (size_t j = NEON_GROUP; j-- > 0;) {
-                NEON_PROBE(j);
-                bits = 2 * bits + hit;
-                hits += hit;
-            }
-        } else {
-            for (size_t j = count; j-- > 0;) {
-                NEON_PROBE(j);
-                bits = 2 * bits + hit;
-                hits += hit;
-            }
-        }
-        ((uint8_t *)out)[base / 8] = (uint8_t)bits;
-        return hits;
-    }
-    if (full) {
-        for (size_t j = 0; j < NEON_GROUP; j++) {
-            NEON_PROBE(j);
-            if (op != NEON_INSERT) neon_answer(to, out, base + j, hit, &hits);
-        }
-    } else {
-        for (size_t j = 0; j < count; j++) {
-            NEON_PROBE(j);
-            if (op != NEON_INSERT) neon_answer(to, out, base + j, hit, &hits);
-        }
-    }
-#undef NEON_PROBE
-    return hits;
-}
-
-/* Stages the first NEON_AHEAD keys of a batch (out of line: once per call). */
-static __attribute__((noinline)) void neon_fill(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
-                                                neon_ring *ring, bool prehashed, bool for_write)
-{
-    neon_stage(g, src, 0, n < NEON_AHEAD ? n : NEON_AHEAD, ring, prehashed, for_write);
-}
-
-/* The last groups of a batch: one out-of-line copy for every flavour. */
-static __attribute__((noinline)) size_t neon_drain(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
-                                                   size_t base, neon_ring *ring, const neon_flag_table *t, void *out,
-                                                   size_t hits, bool prehashed, neon_op op, int to)
-{
-    for (; base < n; base += NEON_GROUP) {
-        size_t next = base + NEON_AHEAD;
-        if (next < n)
-            neon_stage(g, src, next, next + NEON_GROUP < n ? next + NEON_GROUP : n, ring, prehashed, op != NEON_LOOKUP);
-        hits = neon_group(ring, t, base, base + NEON_GROUP < n ? NEON_GROUP : n - base, false, op, to, g->concurrent,
-                          out, hits);
-    }
-    return hits;
-}
-
-/* Every batch of >= NEON_SMALL keys: the steady state (every group full,
- * staged NEON_AHEAD keys ahead) is the specialised loop. */
-NEON_INLINE size_t neon_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out, bool prehashed,
-                            neon_op op, int to, bool concurrent)
-{
-    neon_flag_table t;
-    neon_ring ring;
-    const bool for_write = op != NEON_LOOKUP;
-    size_t hits = 0, base = 0;
-    neon_flag_table_build(g->select, &t);
-    neon_fill(g, src, n, &ring, prehashed, for_write);
-    for (; base + NEON_AHEAD + NEON_GROUP <= n; base += NEON_GROUP) {
-        neon_stage(g, src, base + NEON_AHEAD, base + NEON_AHEAD + NEON_GROUP, &ring, prehashed, for_write);
-        hits = neon_group(&ring, &t, base, NEON_GROUP, !concurrent, op, to, concurrent, out, hits);
-    }
-    return neon_drain(g, src, n, base, &ring, &t, out, hits, prehashed, op, to);
-}
-
-/* Batches below NEON_SMALL keys skip the table (~600 instructions to build,
- * ~4.5 saved per key: even at ~130 keys): hash and prefetch in one pass,
- * probe through the 16-bit masks in a second. */
-#define NEON_SMALL 128u
-
-static size_t neon_small(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out, bool prehashed,
-                         neon_op op, int to)
-{
-    uint64_t hash[NEON_SMALL];
-    uint32_t *block[NEON_SMALL];
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v;
-        memcpy(&v, src + i, sizeof v);
-        hash[i] = prehashed ? v : bloomsimd_xxh3_u64(v, g->hash_bitflip);
-        block[i] = bloomsimd_block_ptr(g, bloomsimd_block_index(hash[i], g->nblocks));
-        neon_prefetch(block[i], op != NEON_LOOKUP);
-    }
-    size_t hits = 0;
-    unsigned bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        neon_mask m = neon_mask_of(g->select, hash[i]);
-        uint8_t hit = neon_key(block[i], &m, op, g->concurrent);
-        if (op == NEON_INSERT) continue;
-        if (to == NEON_TO_BITMAP) {
-            bits |= (unsigned)hit << (i & 7u);
-            hits += hit;
-            if ((i & 7u) == 7u || i + 1 == n) {
-                ((uint8_t *)out)[i / 8] = (uint8_t)bits;
-                bits = 0;
-            }
-        } else {
-            neon_answer(to, out, i, hit, &hits);
-        }
-    }
-    return hits;
-}
-
-/* ---- entry points ------------------------------------------------------------------ */
-
-/* Plain filters get one loop per (input, operation, answer form);
- * concurrent filters one per (input, operation), choosing the form per key. */
-static size_t neon_lookup(const bloomsimd_geometry *g, const uint64_t *src, size_t n, int to, void *out, bool prehashed)
-{
-    if (n < NEON_SMALL) return neon_small(g, src, n, out, prehashed, NEON_LOOKUP, to);
-    if (g->concurrent) return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, to, true);
-    switch (to) {
-    case NEON_TO_BYTES: return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, NEON_TO_BYTES, false);
-    case NEON_TO_BITMAP: return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, NEON_TO_BITMAP, false);
-    case NEON_TO_INDICES: return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, NEON_TO_INDICES, false);
-    default: return neon_run(g, src, n, out, prehashed, NEON_LOOKUP, NEON_TO_COUNT, false);
-    }
-}
-
-static size_t neon_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,
-                                   bloomsimd_hit_form form, void *out)
-{
-    return neon_lookup(g, hashes, n, out ? (int)form : NEON_TO_COUNT, out, true);
-}
-
-static size_t neon_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
-                                void *out)
-{
-    return neon_lookup(g, keys, n, out ? (int)form : NEON_TO_COUNT, out, false);
-}
-
-static void neon_insert(const bloomsimd_geometry *g, const uint64_t *src, size_t n, bool prehashed)
-{
-    if (n < NEON_SMALL)
-        neon_small(g, src, n, NULL, prehashed, NEON_INSERT, NEON_TO_COUNT);
-    else if (g->concurrent)
-        neon_run(g, src, n, NULL, prehashed, NEON_INSERT, NEON_TO_COUNT, true);
-    else
-        neon_run(g, src, n, NULL, prehashed, NEON_INSERT, NEON_TO_COUNT, false);
-}
-
-static void neon_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
-{
-    neon_insert(g, hashes, n, true);
-}
-
-static void neon_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n) { neon_insert(g, keys, n, false); }
-
-/* Insert-and-report-new in the insert pipeline: keys are probed in order and
- * each one's OR is stored before the next key's block is read, which is the
- * in-order rule. */
-static size_t neon_add_new(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out, bool prehashed)
-{
-    int to = out ? NEON_TO_BYTES : NEON_TO_COUNT;
-    if (n < NEON_SMALL) return neon_small(g, src, n, out, prehashed, NEON_ADD_NEW, to);
-    if (g->concurrent) return neon_run(g, src, n, out, prehashed, NEON_ADD_NEW, to, true);
-    return out ? neon_run(g, src, n, out, prehashed, NEON_ADD_NEW, NEON_TO_BYTES, false)
-               : neon_run(g, src, n, NULL, prehashed, NEON_ADD_NEW, NEON_TO_COUNT, false);
-}
-
-static size_t neon_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
-{
-    return neon_add_new(g, hashes, n, out, true);
-}
-
-static size_t neon_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
-{
-    return neon_add_new(g, keys, n, out, false);
-}
+/* kernels/block512_loop.h's pipeline over the primitives above: the F
+ * table from batches of BLOCK512_LOOP_SMALL keys on, the 16-bit masks
+ * below. Groups stay rolled: unrolled, gcc 12 hoisted the 8 keys' loads and
+ * spilled ~20 q-registers per group (docs/kernels/neon.md). */
+#define BLOCK512_LOOP_PREFIX neon
+#include "block512_loop.h"
 
 /* Single keys: the four-register probe from the 16-bit mask. Concurrent
  * filters go out of line, so that the plain probe needs no stack frame. */
 static __attribute__((noinline)) void neon_add_one_atomic(const bloomsimd_geometry *g, uint64_t hash)
 {
-    neon_mask m = neon_mask_of(g->select, hash);
+    block512_simd_mask m = block512_simd_mask_of(g->select, hash);
     neon_block_or_atomic(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m);
 }
 
 static __attribute__((noinline)) bool neon_contains_one_atomic(const bloomsimd_geometry *g, uint64_t hash)
 {
-    neon_mask m = neon_mask_of(g->select, hash);
-    return neon_block_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, true);
+    block512_simd_mask m = block512_simd_mask_of(g->select, hash);
+    return block512_simd_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, true);
 }
 
 static void neon_add_one(const bloomsimd_geometry *g, uint64_t hash)
@@ -549,15 +305,15 @@ static void neon_add_one(const bloomsimd_geometry *g, uint64_t hash)
         neon_add_one_atomic(g, hash);
         return;
     }
-    neon_mask m = neon_mask_of(g->select, hash);
-    neon_block_or(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
+    block512_simd_mask m = block512_simd_mask_of(g->select, hash);
+    block512_simd_or(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
 }
 
 static bool neon_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
     if (g->concurrent) return neon_contains_one_atomic(g, hash);
-    neon_mask m = neon_mask_of(g->select, hash);
-    return neon_block_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
+    block512_simd_mask m = block512_simd_mask_of(g->select, hash);
+    return block512_simd_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
 }
 
 /* ---- set operations --------------------------------------------------------- */
@@ -596,7 +352,7 @@ static void neon_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwor
  */
 
 #include "split256_scalar.h" /* BLOOMSIMD_BY_LAYOUT */
-#define SPLIT256_LOOP_DISTANCE NEON_AHEAD
+#define SPLIT256_LOOP_DISTANCE BLOCK512_LOOP_AHEAD
 #define SPLIT256_LOOP_READ_LOCALITY 3
 #define SPLIT256_LOOP_WRITE_LOCALITY 3
 #define SPLIT256_LOOP_CONCURRENT_READS 1

@@ -23,34 +23,14 @@
  * op drains the store buffer, serialising the misses), lookup unchanged
  * (16.7 vs 15.4, noise).
  *
- * Batches are pipelined for memory-level parallelism: keys are hashed and
- * their blocks prefetched SSE42_AHEAD keys before they are probed.
+ * Batches run kernels/block512_loop.h's pipeline (shared with neon.c):
+ * keys are hashed and their blocks prefetched 64 keys before they are
+ * probed, for memory-level parallelism.
  */
 #include <nmmintrin.h> /* SSE4.2 and everything below it, nothing newer */
 
 #include "layout.h"
 #include "xxh3_keys_sse42.h"
-
-/*
- * Keys probed per pipeline step, and how many keys ahead a block is hashed
- * and prefetched. Needed: DRAM latency / time per key lines in flight, i.e.
- * ~100 ns (assumed) / ~4.5 ns (ANCHORS.md ceiling) ~ 22 on an idle Zen 5,
- * plus one group of slack.
- * Measured (10^8 keys, 125 MB filter, k=7, contains_u64 of 10^7 absent keys,
- * ns/key, thread CPU time, median of 5/7/7 reps in three runs on a 2-CPU VM
- * at load 7-12, so the ceiling itself read 13-15 instead of ~5):
- *     AHEAD     8     16     32     48     64     96    128    256
- *     run 1  18.5   16.4   16.4   15.6   14.8   15.6   16.6   16.4
- *     run 2     -   15.7   16.6   16.2   16.8   16.4   16.4   17.0
- *     run 3     -   14.9   15.3   15.9   15.7   17.1   17.0   18.3
- * 8 is too short; 16..64 are equal within the noise and >= 96 tends to
- * lose (perhaps prefetched lines evicted before use; not verified). 64 is chosen: the top of the flat range,
- * so an idle machine (shorter per-key time, more lines needed in flight)
- * still has about 3x the 22 lines it needs. Ring: 128 x 16 B = 2 KiB (L1).
- */
-#define SSE42_GROUP 8u
-#define SSE42_AHEAD 64u
-#define SSE42_RING 128u /* power of two >= SSE42_AHEAD + SSE42_GROUP */
 
 /* ---- hashing ---------------------------------------------------------------- */
 
@@ -121,16 +101,17 @@ static _Alignas(16) const uint32_t sse42_nibble_bias[16][4] = {
 
 static _Alignas(16) const uint32_t sse42_salts[16] = BLOOMSIMD_SALTS;
 
-typedef struct sse42_mask {
+/* One key's mask (block512_loop.h's block512_simd_mask). */
+typedef struct block512_simd_mask {
     __m128i q[4]; /* words 4r..4r+3 */
-} sse42_mask;
+} block512_simd_mask;
 
 /* The mask of one key from the four biases of its selection entry. */
-SSE42_INLINE sse42_mask sse42_mask_from(uint32_t lo, __m128i b0, __m128i b1, __m128i b2, __m128i b3)
+SSE42_INLINE block512_simd_mask sse42_mask_from(uint32_t lo, __m128i b0, __m128i b1, __m128i b2, __m128i b3)
 {
     const __m128i *salt = (const __m128i *)(const void *)sse42_salts;
     __m128i vlo = _mm_set1_epi32((int)lo);
-    sse42_mask m;
+    block512_simd_mask m;
     m.q[0] = sse42_pow2_masked(_mm_mullo_epi32(vlo, _mm_load_si128(salt + 0)), b0);
     m.q[1] = sse42_pow2_masked(_mm_mullo_epi32(vlo, _mm_load_si128(salt + 1)), b1);
     m.q[2] = sse42_pow2_masked(_mm_mullo_epi32(vlo, _mm_load_si128(salt + 2)), b2);
@@ -139,7 +120,7 @@ SSE42_INLINE sse42_mask sse42_mask_from(uint32_t lo, __m128i b0, __m128i b1, __m
 }
 
 /* The mask of one key through the 16-bit selection and the nibble table. */
-SSE42_INLINE sse42_mask sse42_mask_of(const uint16_t *select, uint64_t hash)
+SSE42_INLINE block512_simd_mask block512_simd_mask_of(const uint16_t *select, uint64_t hash)
 {
     uint32_t lo = (uint32_t)hash;
     unsigned s = select[lo >> BLOOMSIMD_SELECT_SHIFT];
@@ -156,11 +137,11 @@ SSE42_INLINE sse42_mask sse42_mask_of(const uint16_t *select, uint64_t hash)
  * nibble extractions (shift, and, scale) feeding loads of the nibble table.
  * See docs/kernels/sse42.md for the measurements.
  */
-typedef struct sse42_bias_table {
+typedef struct block512_simd_table {
     __m128i row[BLOOMSIMD_SELECT_ENTRIES][4];
-} sse42_bias_table;
+} block512_simd_table;
 
-static void sse42_bias_table_build(const uint16_t *select, sse42_bias_table *t)
+static void block512_simd_table_build(const uint16_t *select, block512_simd_table *t)
 {
     const __m128i one = _mm_set1_epi32((int)SSE42_ONE);
     __m128i lane[4];
@@ -173,7 +154,7 @@ static void sse42_bias_table_build(const uint16_t *select, sse42_bias_table *t)
     }
 }
 
-SSE42_INLINE sse42_mask sse42_mask_row(const sse42_bias_table *t, uint64_t hash)
+SSE42_INLINE block512_simd_mask block512_simd_mask_row(const block512_simd_table *t, uint64_t hash)
 {
     uint32_t lo = (uint32_t)hash;
     const __m128i *row = t->row[lo >> BLOOMSIMD_SELECT_SHIFT];
@@ -199,7 +180,7 @@ SSE42_INLINE __m128i sse42_load_words(const uint32_t *block, unsigned r, bool co
 }
 
 /* The mask's bits that the block lacks, OR-ed over the four registers. */
-SSE42_INLINE __m128i sse42_missing(const uint32_t *block, const sse42_mask *m, bool concurrent)
+SSE42_INLINE __m128i sse42_missing(const uint32_t *block, const block512_simd_mask *m, bool concurrent)
 {
     __m128i missing = _mm_andnot_si128(sse42_load_words(block, 0, concurrent), m->q[0]);
     for (unsigned r = 1; r < 4; r++)
@@ -207,7 +188,7 @@ SSE42_INLINE __m128i sse42_missing(const uint32_t *block, const sse42_mask *m, b
     return missing;
 }
 
-SSE42_INLINE uint8_t sse42_block_test(const uint32_t *block, const sse42_mask *m, bool concurrent)
+SSE42_INLINE uint8_t block512_simd_test(const uint32_t *block, const block512_simd_mask *m, bool concurrent)
 {
     __m128i missing = sse42_missing(block, m, concurrent);
     return (uint8_t)_mm_testz_si128(missing, missing);
@@ -218,7 +199,7 @@ SSE42_INLINE uint8_t sse42_block_test(const uint32_t *block, const sse42_mask *m
  * lock-or whose bits a relaxed load shows already set; at 10^8 keys it
  * measured 52 ns/key vs 40 without (the load waits behind the previous
  * locked op, so it only lengthens the serial chain). */
-SSE42_INLINE void sse42_block_or_atomic(uint32_t *block, const sse42_mask *m)
+SSE42_INLINE void sse42_block_or_atomic(uint32_t *block, const block512_simd_mask *m)
 {
     uint64_t *block64 = (uint64_t *)(void *)block;
     for (unsigned r = 0; r < 4; r++) {
@@ -229,7 +210,7 @@ SSE42_INLINE void sse42_block_or_atomic(uint32_t *block, const sse42_mask *m)
     }
 }
 
-SSE42_INLINE void sse42_block_or(uint32_t *block, const sse42_mask *m, bool concurrent)
+SSE42_INLINE void block512_simd_or(uint32_t *block, const block512_simd_mask *m, bool concurrent)
 {
     if (concurrent) {
         sse42_block_or_atomic(block, m);
@@ -252,7 +233,7 @@ SSE42_INLINE void sse42_block_or(uint32_t *block, const sse42_mask *m, bool conc
  * value it replaced, so of two threads racing on one new key at least one
  * reports it.
  */
-SSE42_INLINE uint8_t sse42_block_or_report(uint32_t *block, const sse42_mask *m, bool concurrent)
+SSE42_INLINE uint8_t block512_simd_or_report(uint32_t *block, const block512_simd_mask *m, bool concurrent)
 {
     if (concurrent) {
         __m128i missing[4];
@@ -290,291 +271,29 @@ SSE42_INLINE uint8_t sse42_block_or_report(uint32_t *block, const sse42_mask *m,
     return (uint8_t)!_mm_testz_si128(changed, changed);
 }
 
-/* ---- what a batch does per key, and where its answers go ----------------------- */
+/* ---- batches ------------------------------------------------------------------- */
 
-typedef enum sse42_op { SSE42_LOOKUP, SSE42_INSERT, SSE42_ADD_NEW } sse42_op;
-
-/* The hit forms of kernel.h, plus "count only" (out == NULL). */
-enum { SSE42_TO_BYTES = BLOOMSIMD_HITS_BYTES, SSE42_TO_BITMAP = BLOOMSIMD_HITS_BITMAP,
-       SSE42_TO_INDICES = BLOOMSIMD_HITS_INDICES, SSE42_TO_COUNT = 3 };
-
-/* Probe one key: insert it, or look it up / insert it and report it new
- * (returns the answer; 0 for a plain insert). */
-SSE42_INLINE uint8_t sse42_key(uint32_t *block, const sse42_mask *m, sse42_op op, bool concurrent)
-{
-    if (op == SSE42_INSERT) {
-        sse42_block_or(block, m, concurrent);
-        return 0;
-    }
-    return op == SSE42_LOOKUP ? sse42_block_test(block, m, concurrent) : sse42_block_or_report(block, m, concurrent);
-}
-
-/* Records answer `hit` of key i in byte or index form (bitmaps are
- * gathered by the callers) and counts it. */
-SSE42_INLINE void sse42_answer(int to, void *out, size_t i, uint8_t hit, size_t *hits)
-{
-    if (to == SSE42_TO_BYTES)
-        ((uint8_t *)out)[i] = hit;
-    else if (to == SSE42_TO_INDICES)
-        ((uint32_t *)out)[*hits] = (uint32_t)i; /* overwritten by the next hit if this is a miss */
-    *hits += hit;
-}
-
-/* ---- the pipeline -------------------------------------------------------------- */
-
-typedef struct sse42_ring {
-    uint64_t hash[SSE42_RING];
-    const uint32_t *block[SSE42_RING];
-} sse42_ring;
-
-SSE42_INLINE void sse42_prefetch(const uint32_t *block, bool for_write)
-{
-    if (for_write)
-        __builtin_prefetch(block, 1, 3);
-    else
-        __builtin_prefetch(block, 0, 3);
-}
-
-/*
- * Hash (unless prehashed) keys [from, end), record hash and block in the
- * ring, prefetch the blocks. In general registers: the probe keeps the
- * vector units busy (pmulld, shifts, cvttps2dq, logic: ~25-33 vector
- * operations per key), so hashing with imul beside it beats hashing two
- * keys per xmm with pmuludq (10^5 keys: lookups 0.86x, inserts 0.83x the
- * time, same instruction count; docs/kernels/sse42.md).
- */
-SSE42_INLINE void sse42_stage(const bloomsimd_geometry *g, const uint64_t *src, size_t from, size_t end,
-                              sse42_ring *ring, bool prehashed, bool for_write)
-{
-    if (!prehashed && end - from == SSE42_GROUP) bloomsimd_prefetch_keys_ahead(src + from);
-    for (size_t i = from; i < end; i++) {
-        uint64_t v;
-        memcpy(&v, src + i, sizeof v); /* keys may be under-aligned */
-        uint64_t h = prehashed ? v : bloomsimd_xxh3_u64(v, g->hash_bitflip);
-        size_t slot = i & (SSE42_RING - 1u);
-        ring->hash[slot] = h;
-        ring->block[slot] = bloomsimd_block_ptr(g, bloomsimd_block_index(h, g->nblocks));
-        sse42_prefetch(ring->block[slot], for_write);
-    }
-}
-
-/* Probe the `count` staged keys [base, base + count); base is a multiple of
- * SSE42_GROUP = 8, so a group fills exactly one bitmap byte. A bitmap
- * lookup walks its group backwards, so that the byte builds up as
- * bits = 2 * bits + hit (one lea) instead of a variable shift per key;
- * lookups do not depend on their order, inserts keep it. With `full`
- * (count == SSE42_GROUP) the loop is unrolled: no per-key loop test or
- * index arithmetic (-4 instructions per key). */
-SSE42_INLINE size_t sse42_group(const sse42_ring *ring, const sse42_bias_table *t, size_t base, size_t count,
-                                bool full, sse42_op op, int to, bool concurrent, void *out, size_t hits)
-{
-    size_t slot = base & (SSE42_RING - 1u);
-#define SSE42_PROBE(j)                                                                                                     sse42_mask m = sse42_mask_row(t, ring->hash[slot + (j)]);                                                              uint8_t hit = sse42_key((uint32_t *)(uintptr_t)ring->block[slot + (j)], &m, op, concurrent)
-    if (to == SSE42_TO_BITMAP) {
-        unsigned bits = 0;
-        if (full) {
-#pragma GCC unroll 8
-            for (size_t j = SSE42_GROUP; j-- > 0;) {
-                SSE42_PROBE(j);
-                bits = 2 * bits + hit;
-                hits += hit;
-            }
-        } else {
-            for (size_t j = count; j-- > 0;) {
-                SSE42_PROBE(j);
-                bits = 2 * bits + hit;
-                hits += hit;
-            }
-        }
-        ((uint8_t *)out)[base / 8] = (uint8_t)bits;
-        return hits;
-    }
-    if (full) {
-#pragma GCC unroll 8
-        for (size_t j = 0; j < SSE42_GROUP; j++) {
-            SSE42_PROBE(j);
-            if (op != SSE42_INSERT) sse42_answer(to, out, base + j, hit, &hits);
-        }
-    } else {
-        for (size_t j = 0; j < count; j++) {
-            SSE42_PROBE(j);
-            if (op != SSE42_INSERT) sse42_answer(to, out, base + j, hit, &hits);
-        }
-    }
-#undef SSE42_PROBE
-    return hits;
-}
-
-/* Stages the first SSE42_AHEAD keys of a batch (out of line: once per call). */
-static __attribute__((noinline)) void sse42_fill(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
-                                                 sse42_ring *ring, bool prehashed, bool for_write)
-{
-    for (size_t s = 0; s < n && s < SSE42_AHEAD; s += SSE42_GROUP)
-        sse42_stage(g, src, s, s + SSE42_GROUP < n ? s + SSE42_GROUP : n, ring, prehashed, for_write);
-}
-
-/* The last groups of a batch (fewer than SSE42_AHEAD + SSE42_GROUP keys):
- * one out-of-line copy for every flavour, the flags tested per key. */
-static __attribute__((noinline)) size_t sse42_drain(const bloomsimd_geometry *g, const uint64_t *src, size_t n,
-                                                    size_t base, sse42_ring *ring, const sse42_bias_table *t,
-                                                    void *out, size_t hits, bool prehashed, sse42_op op, int to)
-{
-    for (; base < n; base += SSE42_GROUP) {
-        size_t next = base + SSE42_AHEAD;
-        if (next < n)
-            sse42_stage(g, src, next, next + SSE42_GROUP < n ? next + SSE42_GROUP : n, ring, prehashed,
-                        op != SSE42_LOOKUP);
-        hits = sse42_group(ring, t, base, base + SSE42_GROUP < n ? SSE42_GROUP : n - base, false, op, to,
-                           g->concurrent, out, hits);
-    }
-    return hits;
-}
-
-/*
- * Every batch of >= SSE42_SMALL keys: stage SSE42_AHEAD keys, then per group
- * stage the group SSE42_AHEAD keys ahead and probe the current one. The ring
- * holds the live window [base, base + AHEAD + GROUP) <= SSE42_RING entries.
- * The steady state, where every group is full, is the specialised loop;
- * the drain is shared (sse42_drain).
- */
-SSE42_INLINE size_t sse42_run(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out, bool prehashed,
-                              sse42_op op, int to, bool concurrent)
-{
-    sse42_bias_table t;
-    sse42_ring ring;
-    const bool for_write = op != SSE42_LOOKUP;
-    size_t hits = 0, base = 0;
-    sse42_bias_table_build(g->select, &t);
-    sse42_fill(g, src, n, &ring, prehashed, for_write);
-    for (; base + SSE42_AHEAD + SSE42_GROUP <= n; base += SSE42_GROUP) {
-        sse42_stage(g, src, base + SSE42_AHEAD, base + SSE42_AHEAD + SSE42_GROUP, &ring, prehashed, for_write);
-        hits = sse42_group(&ring, &t, base, SSE42_GROUP, !concurrent, op, to, concurrent, out, hits);
-    }
-    return sse42_drain(g, src, n, base, &ring, &t, out, hits, prehashed, op, to);
-}
-
-/*
- * Batches below SSE42_SMALL keys: building the bias table (~1,100
- * instructions) costs about what it saves in 150-200 keys, so keys are
- * hashed and prefetched in one pass and probed through the nibble table in
- * a second. Measured (10^5 keys, ns/key, this path / the table path): 64
- * keys 0.87x, 128 keys 0.97x, 256 keys 1.05x, 512 keys 1.08x.
- */
-#define SSE42_SMALL 192u
-
-static size_t sse42_small(const bloomsimd_geometry *g, const uint64_t *src, size_t n, void *out, bool prehashed,
-                          sse42_op op, int to)
-{
-    uint64_t hash[SSE42_SMALL];
-    uint32_t *block[SSE42_SMALL];
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v;
-        memcpy(&v, src + i, sizeof v);
-        hash[i] = prehashed ? v : bloomsimd_xxh3_u64(v, g->hash_bitflip);
-        block[i] = bloomsimd_block_ptr(g, bloomsimd_block_index(hash[i], g->nblocks));
-        sse42_prefetch(block[i], op != SSE42_LOOKUP);
-    }
-    size_t hits = 0;
-    unsigned bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        sse42_mask m = sse42_mask_of(g->select, hash[i]);
-        uint8_t hit = sse42_key(block[i], &m, op, g->concurrent);
-        if (op == SSE42_INSERT) continue;
-        if (to == SSE42_TO_BITMAP) {
-            bits |= (unsigned)hit << (i & 7u);
-            hits += hit;
-            if ((i & 7u) == 7u || i + 1 == n) {
-                ((uint8_t *)out)[i / 8] = (uint8_t)bits;
-                bits = 0;
-            }
-        } else {
-            sse42_answer(to, out, i, hit, &hits);
-        }
-    }
-    return hits;
-}
-
-/* ---- entry points ---------------------------------------------------------------- */
-
-/* Plain filters get one loop per (input, operation, answer form), with no
- * per-key branch; concurrent filters one per (input, operation), choosing
- * the form per key (a predictable branch next to the atomic accesses). */
-static size_t sse42_lookup(const bloomsimd_geometry *g, const uint64_t *src, size_t n, int to, void *out, bool prehashed)
-{
-    if (n < SSE42_SMALL) return sse42_small(g, src, n, out, prehashed, SSE42_LOOKUP, to);
-    if (g->concurrent) return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, to, true);
-    switch (to) {
-    case SSE42_TO_BYTES: return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, SSE42_TO_BYTES, false);
-    case SSE42_TO_BITMAP: return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, SSE42_TO_BITMAP, false);
-    case SSE42_TO_INDICES: return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, SSE42_TO_INDICES, false);
-    default: return sse42_run(g, src, n, out, prehashed, SSE42_LOOKUP, SSE42_TO_COUNT, false);
-    }
-}
-
-static size_t sse42_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,
-                                    bloomsimd_hit_form form, void *out)
-{
-    return sse42_lookup(g, hashes, n, out ? (int)form : SSE42_TO_COUNT, out, true);
-}
-
-static size_t sse42_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, bloomsimd_hit_form form,
-                                 void *out)
-{
-    return sse42_lookup(g, keys, n, out ? (int)form : SSE42_TO_COUNT, out, false);
-}
-
-static void sse42_insert(const bloomsimd_geometry *g, const uint64_t *src, size_t n, bool prehashed)
-{
-    if (n < SSE42_SMALL)
-        sse42_small(g, src, n, NULL, prehashed, SSE42_INSERT, SSE42_TO_COUNT);
-    else if (g->concurrent)
-        sse42_run(g, src, n, NULL, prehashed, SSE42_INSERT, SSE42_TO_COUNT, true);
-    else
-        sse42_run(g, src, n, NULL, prehashed, SSE42_INSERT, SSE42_TO_COUNT, false);
-}
-
-static void sse42_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)
-{
-    sse42_insert(g, hashes, n, true);
-}
-
-static void sse42_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n) { sse42_insert(g, keys, n, false); }
-
-/* Insert-and-report-new runs in the insert pipeline: keys are probed in
- * order and each one's OR is stored before the next key's block is read
- * (store-to-load forwarding when they share it), which is the in-order rule. */
-static size_t sse42_add_new(const bloomsimd_geometry *g, const uint64_t *src, size_t n, uint8_t *out, bool prehashed)
-{
-    int to = out ? SSE42_TO_BYTES : SSE42_TO_COUNT;
-    if (n < SSE42_SMALL) return sse42_small(g, src, n, out, prehashed, SSE42_ADD_NEW, to);
-    if (g->concurrent) return sse42_run(g, src, n, out, prehashed, SSE42_ADD_NEW, to, true);
-    return out ? sse42_run(g, src, n, out, prehashed, SSE42_ADD_NEW, SSE42_TO_BYTES, false)
-               : sse42_run(g, src, n, NULL, prehashed, SSE42_ADD_NEW, SSE42_TO_COUNT, false);
-}
-
-static size_t sse42_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n, uint8_t *out)
-{
-    return sse42_add_new(g, hashes, n, out, true);
-}
-
-static size_t sse42_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
-{
-    return sse42_add_new(g, keys, n, out, false);
-}
+/* kernels/block512_loop.h's pipeline over the primitives above: the bias
+ * table from batches of BLOCK512_LOOP_SMALL keys on, the nibble table
+ * below; steady-state groups of 8 unrolled (docs/kernels/sse42.md: 86.4 ->
+ * 81.0 instructions per lookup, 0.98-0.99x the time). */
+#define BLOCK512_LOOP_PREFIX sse42
+#define BLOCK512_LOOP_UNROLL 1
+#include "block512_loop.h"
 
 /* Single keys: the four-register probe with the nibble table, nothing else.
  * Concurrent filters go out of line, so that the plain probe keeps its mask
  * in registers (the atomic loop would otherwise spill it). */
 static __attribute__((noinline)) void sse42_add_one_atomic(const bloomsimd_geometry *g, uint64_t hash)
 {
-    sse42_mask m = sse42_mask_of(g->select, hash);
+    block512_simd_mask m = block512_simd_mask_of(g->select, hash);
     sse42_block_or_atomic(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m);
 }
 
 static __attribute__((noinline)) bool sse42_contains_one_atomic(const bloomsimd_geometry *g, uint64_t hash)
 {
-    sse42_mask m = sse42_mask_of(g->select, hash);
-    return sse42_block_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, true);
+    block512_simd_mask m = block512_simd_mask_of(g->select, hash);
+    return block512_simd_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, true);
 }
 
 static void sse42_add_one(const bloomsimd_geometry *g, uint64_t hash)
@@ -583,15 +302,15 @@ static void sse42_add_one(const bloomsimd_geometry *g, uint64_t hash)
         sse42_add_one_atomic(g, hash);
         return;
     }
-    sse42_mask m = sse42_mask_of(g->select, hash);
-    sse42_block_or(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
+    block512_simd_mask m = block512_simd_mask_of(g->select, hash);
+    block512_simd_or(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
 }
 
 static bool sse42_contains_one(const bloomsimd_geometry *g, uint64_t hash)
 {
     if (g->concurrent) return sse42_contains_one_atomic(g, hash);
-    sse42_mask m = sse42_mask_of(g->select, hash);
-    return sse42_block_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
+    block512_simd_mask m = block512_simd_mask_of(g->select, hash);
+    return block512_simd_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
 }
 
 /* ---- set operations ------------------------------------------------------------ */
@@ -634,7 +353,7 @@ static void sse42_intersect_words(uint64_t *dst, const uint64_t *src, size_t nwo
  */
 
 #include "split256_scalar.h" /* BLOOMSIMD_BY_LAYOUT */
-#define SPLIT256_LOOP_DISTANCE SSE42_AHEAD
+#define SPLIT256_LOOP_DISTANCE BLOCK512_LOOP_AHEAD
 #include "split256_loop.h"
 
 static _Alignas(16) const uint32_t sse42_split256_salts[8] = BLOOMSIMD_SPLIT256_SALTS;

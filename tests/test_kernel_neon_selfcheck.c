@@ -180,9 +180,13 @@ static void compare_on(uint64_t nblocks, uint32_t k, bool concurrent)
     cr_assert_arr_eq(out_a, out_b, n);
     cr_assert_eq(neon->contains_hashes(&a.g, hashes, n, BLOOMSIMD_HITS_BYTES, NULL), hits_b, "out == NULL must count the same");
 
-    /* Insert-and-report-new and every hit form, in batches on both sides of
-     * the table threshold (128) and in single keys. */
-    for (size_t batch = 1; batch <= 257; batch = batch * 4 + 1) {
+    /* Insert-and-report-new (half of each batch) and every hit form, in
+     * batches on both sides of the table threshold (BLOCK512_LOOP_SMALL =
+     * 128: lookups at 127 / 128, inserts at 255 / 2 and 257 / 2) and in
+     * single keys. */
+    static const size_t batches[] = {1, 5, 21, 85, 127, 128, 255, 257};
+    for (size_t bi = 0; bi < sizeof batches / sizeof batches[0]; bi++) {
+        size_t batch = batches[bi];
         test_geometry c = make_geometry(nblocks, k, 5, concurrent), d = make_geometry(nblocks, k, 5, concurrent);
         for (size_t i = 0; i < n; i += batch) {
             size_t cnt = n - i < batch ? n - i : batch;

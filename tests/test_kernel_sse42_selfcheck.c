@@ -2,7 +2,7 @@
  * test_kernel_sse42_selfcheck.c — the sse42 kernel entry, called directly,
  * against scalar where the generic suites do not aim:
  *
- *   - the two ways sse42 builds a key's mask: batches of >= 192 keys through
+ *   - the two ways sse42 builds a key's mask: batches of >= 128 keys through
  *     the per-batch bias table (one row per selection entry), smaller
  *     batches and single keys through the nibble table. Crafted hashes put
  *     every selection entry of every k under every path, with bit numbers
@@ -58,7 +58,7 @@ static bloomsimd_geometry geometry(void *words, uint64_t nblocks, uint32_t k, bo
     return g;
 }
 
-/* Batches of `batch` hashes (>= 192: bias table; < 192: nibble table) and
+/* Batches of `batch` hashes (>= 128: bias table; < 128: nibble table) and
  * single keys, against scalar on a filter of `nblocks`. */
 static void compare_paths(uint32_t k, uint64_t nblocks, size_t batch, bool concurrent)
 {
@@ -119,13 +119,13 @@ Test(sse42_selfcheck, every_selection_entry_of_every_k_through_the_bias_table_an
     for (uint32_t k = 1; k <= 16; k++) {
         compare_paths(k, 1, 2560, false);  /* bias table; one block: every key shares it */
         compare_paths(k, 37, 500, false);  /* bias table, partial last batch */
-        compare_paths(k, 37, 191, false);  /* nibble table (below the table's threshold, 192) */
-        compare_paths(k, 1, 192, false);   /* the threshold itself */
+        compare_paths(k, 37, 127, false);  /* nibble table (below BLOCK512_LOOP_SMALL, 128) */
+        compare_paths(k, 1, 128, false);   /* the threshold itself */
         compare_paths(k, 37, 7, false);    /* a small batch's partial bitmap byte */
     }
     for (uint32_t k = 1; k <= 16; k += 3) {
         compare_paths(k, 37, 500, true);
-        compare_paths(k, 37, 191, true);
+        compare_paths(k, 37, 127, true);
     }
 }
 
