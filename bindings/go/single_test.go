@@ -7,6 +7,30 @@ import (
 	"github.com/libbloomsimd/libbloomsimd/bindings/go/internal/probe"
 )
 
+// insertGoAndC inserts ks into goF one key per pure-Go call (every newEvery-th
+// key through InsertNewUint64, which must report a key new exactly when
+// cSingle, holding the same keys so far in identical bits, lacks it), into
+// cSingle one exported C call per key, and into cBatch in one C batch.
+func insertGoAndC(t *testing.T, what string, goF, cSingle, cBatch *Filter, ks []uint64, newEvery int) {
+	t.Helper()
+	for i, x := range ks {
+		if i%newEvery != newEvery-1 {
+			if err := goF.AddUint64(x); err != nil {
+				t.Fatal(err)
+			}
+		} else if isNew, err := goF.InsertNewUint64(x); err != nil || isNew == cSingle.cContainsUint64(x) {
+			t.Fatalf("%s: InsertNewUint64 of key %d: %v %v, C contains it: %v", what, i, isNew, err,
+				cSingle.cContainsUint64(x))
+		}
+		if err := cSingle.cAddUint64(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cBatch.AddUint64s(ks); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // The single-key path in Go (internal/probe: assembly for filters on the
 // avx2 and avx512 kernels, pure Go otherwise) must write exactly the bytes
 // the C kernels write, for every kernel this CPU runs, every k of block512
@@ -32,23 +56,7 @@ func TestSingleKeyGoIsByteIdenticalToCKernels(t *testing.T) {
 					if !goF.Info().PureGo {
 						t.Fatalf("%s: single keys do not run in Go", what)
 					}
-					for i, x := range ks {
-						if i%3 != 2 {
-							if err := goF.AddUint64(x); err != nil {
-								t.Fatal(err)
-							}
-						} else if isNew, err := goF.InsertNewUint64(x); err != nil || isNew == cSingle.cContainsUint64(x) {
-							// new exactly when C's identical bits lack the key
-							t.Fatalf("%s: InsertNewUint64 of key %d: %v %v, C contains it: %v", what, i, isNew, err,
-								cSingle.cContainsUint64(x))
-						}
-						if err := cSingle.cAddUint64(x); err != nil {
-							t.Fatal(err)
-						}
-					}
-					if err := cBatch.AddUint64s(ks); err != nil {
-						t.Fatal(err)
-					}
+					insertGoAndC(t, what, goF, cSingle, cBatch, ks, 3)
 					sameBits(t, what+" go vs C batch", goF, cBatch)
 					sameBits(t, what+" go vs C single", goF, cSingle)
 
@@ -373,22 +381,7 @@ func TestSingleKeyMumGoIsByteIdenticalToC(t *testing.T) {
 				if !goF.Info().PureGo || !goF.probe.Mum {
 					t.Fatalf("%s: single keys do not run in Go with mum", what)
 				}
-				for i, x := range ks {
-					if i%2 == 0 {
-						if err := goF.AddUint64(x); err != nil {
-							t.Fatal(err)
-						}
-					} else if isNew, err := goF.InsertNewUint64(x); err != nil || isNew == cSingle.cContainsUint64(x) {
-						t.Fatalf("%s: InsertNewUint64 of key %d: %v %v, C contains it: %v", what, i, isNew, err,
-							cSingle.cContainsUint64(x))
-					}
-					if err := cSingle.cAddUint64(x); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if err := cBatch.AddUint64s(ks); err != nil {
-					t.Fatal(err)
-				}
+				insertGoAndC(t, what, goF, cSingle, cBatch, ks, 2)
 				sameBits(t, what+" go vs C single", goF, cSingle)
 				sameBits(t, what+" go vs C batch", goF, cBatch)
 				probe := append(keys(uint64(90+s.k), 3000), keys(uint64(190+s.k), 20000)...)
