@@ -71,20 +71,30 @@ class ProbeTest {
     @ParameterizedTest(name = "{0} {1} k={2} concurrent={3}")
     @MethodSource("cases")
     void javaProbeIsTheKernel(String kernel, Layout layout, int k, boolean concurrent) throws Exception {
-        long[] keys = keys(6000);
-        long[] probes = probes(20_000);
         try (BloomFilter f = BloomFilter.builder().expectedInsertions(2000).fpp(0.05).hashFunctions(k).layout(layout)
                 .kernel(kernel).concurrent(concurrent).seed(k * 1000003L).build()) {
             assertEquals(kernel, f.kernel());
             assertEquals(k, f.hashFunctions());
-            f.putAll(keys); // three times capacity: many false positives
-            agree(f, keys, probes);
-            Path file = dir.resolve("p.bsf");
-            f.save(file);
-            try (BloomFilter m = BloomFilter.map(file, kernel); BloomFilter l = BloomFilter.load(file, kernel, false)) {
-                agree(m, keys, probes);
-                agree(l, keys, probes);
-            }
+            fillAndAgreeLiveMappedLoaded(f, kernel, "p.bsf");
+        }
+    }
+
+    /**
+     * Puts 6000 keys into f (three times the tests' capacity: many false
+     * positives), then requires the Java probe to agree with C on f, and on
+     * its saved file mapped and loaded, which keep f's 64-bit-key hash.
+     */
+    private void fillAndAgreeLiveMappedLoaded(BloomFilter f, String kernel, String fileName) throws Exception {
+        long[] keys = keys(6000);
+        long[] probes = probes(20_000);
+        f.putAll(keys);
+        agree(f, keys, probes);
+        Path file = dir.resolve(fileName);
+        f.save(file);
+        try (BloomFilter m = BloomFilter.map(file, kernel); BloomFilter l = BloomFilter.load(file, kernel, false)) {
+            assertEquals(f.u64Hash(), l.u64Hash());
+            agree(m, keys, probes);
+            agree(l, keys, probes);
         }
     }
 
@@ -105,20 +115,10 @@ class ProbeTest {
     @ParameterizedTest(name = "mum {0} {1} k={2} concurrent={3}")
     @MethodSource("mumCases")
     void javaProbeIsTheKernelForMum(String kernel, Layout layout, int k, boolean concurrent) throws Exception {
-        long[] keys = keys(6000);
-        long[] probes = probes(20_000);
         try (BloomFilter f = BloomFilter.builder().expectedInsertions(2000).fpp(0.05).hashFunctions(k).layout(layout)
                 .kernel(kernel).concurrent(concurrent).seed(k * 7919L).u64Hash(U64Hash.MUM).build()) {
             assertEquals(U64Hash.MUM, f.u64Hash());
-            f.putAll(keys);
-            agree(f, keys, probes);
-            Path file = dir.resolve("mum.bsf");
-            f.save(file);
-            try (BloomFilter m = BloomFilter.map(file, kernel); BloomFilter l = BloomFilter.load(file, kernel, false)) {
-                assertEquals(U64Hash.MUM, l.u64Hash());
-                agree(m, keys, probes);
-                agree(l, keys, probes);
-            }
+            fillAndAgreeLiveMappedLoaded(f, kernel, "mum.bsf");
         }
     }
 
