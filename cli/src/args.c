@@ -215,6 +215,14 @@ int cli_size_option(cli_size_options *s, int c, const char *arg)
         else
             return cli_usage_error("--layout '%s': block512 or split256", arg), -1;
         return 1;
+    case 'H':
+        if (strcmp(arg, "xxh3") == 0)
+            s->u64_hash = BLOOMSIMD_U64_XXH3;
+        else if (strcmp(arg, "mum") == 0)
+            s->u64_hash = BLOOMSIMD_U64_MUM;
+        else
+            return cli_usage_error("--u64-hash '%s': xxh3 or mum", arg), -1;
+        return 1;
     case 'b':
         return cli_parse_count("--bits", arg, BLOOMSIMD_BLOCK_BITS, BLOOMSIMD_MAX_BLOCKS * BLOOMSIMD_BLOCK_BITS,
                                &s->bits)
@@ -233,7 +241,9 @@ const char cli_size_help[] =
     "  -k, --k K              bits set per key, 1..16 (default: the k that needs the least memory)\n"
     "  -b, --bits B           explicit size in bits instead of --capacity/--fpr sizing\n"
     "      --layout L         block512 (fewest bits per key) or split256 (Parquet's 256-bit blocks,\n"
-    "                         faster on sse42/avx2/neon); default: the layout of the kernel in use\n";
+    "                         faster on sse42/avx2/neon); default: the layout of the kernel in use\n"
+    "      --u64-hash H       hash of --u64 keys: xxh3 (the default) or mum (fewer instructions per\n"
+    "                         key, the same FPR); other records hash with XXH3 either way\n";
 
 bool cli_record_options_check(const cli_record_options *o)
 {

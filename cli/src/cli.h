@@ -85,6 +85,7 @@ typedef struct cli_size_options {
     double fpr;
     uint32_t k, growth;
     uint32_t layout; /* --layout: BLOOMSIMD_LAYOUT_*, 0 = the kernel's default */
+    uint32_t u64_hash; /* --u64-hash: BLOOMSIMD_U64_XXH3 or _MUM, 0 = the library's default (XXH3) */
     bool have_capacity, have_fpr, have_growth, have_seed;
 } cli_size_options;
 void cli_size_options_init(cli_size_options *s);
@@ -93,7 +94,8 @@ int cli_size_option(cli_size_options *s, int c, const char *arg);
     {"capacity", required_argument, NULL, 'n'}, {"fpr", required_argument, NULL, 'p'},             \
         {"growth", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},          \
         {"k", required_argument, NULL, 'k'}, {"bits", required_argument, NULL, 'b'},               \
-        {"layout", required_argument, NULL, 'L'} /* long only: 'L' is not in the short options */
+        {"layout", required_argument, NULL, 'L'},                                                  \
+        {"u64-hash", required_argument, NULL, 'H'} /* long only: 'L', 'H' are not in the short options */
 #define CLI_SIZE_SHORTOPTS "n:p:g:s:k:b:"
 extern const char cli_size_help[];
 

@@ -75,6 +75,9 @@ static void help(void)
            "  -s, --seed S           hash seed (default 0); filters merge only with equal seeds\n"
            "  -k, --k K              bits set per key, 1..16 (default: the k that needs the least memory)\n"
            "  -b, --bits B           explicit size in bits instead of --capacity/--fpr sizing\n"
+           "      --layout L         block512 or split256; default: the layout of the kernel in use\n"
+           "      --u64-hash H       hash of --u64 keys: xxh3 (the default) or mum; other records\n"
+           "                         hash with XXH3 either way\n"
            "%s"
            "Output:\n"
            "      --repeats          print the records seen before instead of the new ones\n"
@@ -111,7 +114,8 @@ static void close_state(void)
 
 static bool size_options_given(const cli_size_options *s)
 {
-    return s->have_capacity || s->have_fpr || s->have_growth || s->have_seed || s->k || s->bits;
+    return s->have_capacity || s->have_fpr || s->have_growth || s->have_seed || s->k || s->bits || s->layout ||
+           s->u64_hash;
 }
 
 /* Opens (or creates, then opens) the state file as a writable mapping. */
@@ -121,7 +125,7 @@ static bool open_state(const char *path, const cli_size_options *size, bool acce
     struct stat st;
     if (stat(path, &st) == 0) {
         if (size_options_given(size) && !quiet)
-            cli_warn("%s exists: its own size and seed are used, the size options are ignored", path);
+            cli_warn("%s exists: its own size, seed and hash are used, the size options are ignored", path);
     } else {
         if (size->have_growth) {
             /* The state is a writable mapping of FILE, which cannot grow: refuse now,

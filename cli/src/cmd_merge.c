@@ -14,7 +14,7 @@ static void help(void)
 {
     printf("Usage: bloomsimd merge [OPTION]... OUT IN...\n"
            "Write to OUT the union of the filter files IN: a key in any IN is in OUT.\n"
-           "The INs must have the same geometry and seed (the same create options).\n"
+           "The INs must have the same geometry, seed and hash (the same create options).\n"
            "OUT is written atomically; it may be one of the INs.\n\n"
            "      --accept-unsynced  use INs whose writer was killed before syncing\n"
            "  -h, --help             this help\n\n"
@@ -22,12 +22,20 @@ static void help(void)
            "Example: bloomsimd merge all.bsf monday.bsf tuesday.bsf\n");
 }
 
+/* The hash as create's options name it (a Parquet filter has its own). */
+static const char *hash_name(uint32_t flags)
+{
+    if (flags & BLOOMSIMD_U64_MUM) return "u64-hash mum";
+    if (flags & BLOOMSIMD_PARQUET) return "Parquet's hash";
+    return "u64-hash xxh3";
+}
+
 static void describe(const bloomsimd_filter *f, char *buf, size_t cap)
 {
     bloomsimd_info i;
     bloomsimd_get_info(f, &i);
-    snprintf(buf, cap, "%llu blocks, k %u, seed %llu", (unsigned long long)i.blocks, i.k,
-             (unsigned long long)i.seed);
+    snprintf(buf, cap, "%llu blocks, k %u, seed %llu, %s", (unsigned long long)i.blocks, i.k,
+             (unsigned long long)i.seed, hash_name(i.flags));
 }
 
 int cmd_merge(int argc, char **argv)
@@ -62,11 +70,11 @@ int cmd_merge(int argc, char **argv)
         }
         bloomsimd_status st = bloomsimd_union(dst, src);
         if (st == BLOOMSIMD_ERR_INCOMPATIBLE) {
-            char a[96], b[96];
+            char a[128], b[128];
             describe(dst, a, sizeof a);
             describe(src, b, sizeof b);
             cli_error("%s: cannot merge with %s: %s (%s vs %s); only filters created with the same size "
-                      "options and seed merge",
+                      "options, seed and --u64-hash merge",
                       argv[i], argv[optind + 1], bloomsimd_status_string(st), b, a);
         } else if (st != BLOOMSIMD_OK) {
             cli_error("%s: %s", argv[i], cli_status_text(st));

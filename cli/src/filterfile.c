@@ -184,6 +184,7 @@ bool ff_create(const cli_size_options *s, uint64_t default_capacity, double defa
     o.seed = s->seed;
     o.growth = s->growth;
     o.layout = s->layout;
+    o.flags = s->u64_hash;
     bloomsimd_status st = bloomsimd_create_with(out, &o);
     if (st == BLOOMSIMD_ERR_INVALID_ARGUMENT && o.growth) {
         /* The header documents scalable filters before every build has them:

@@ -52,7 +52,7 @@ checks=$((checks + 1))
 expect 0 "quiet state with the defaults" "$BS" dedup -q --state dflt2.bsf two.txt
 stderr_empty "quiet new state"
 expect 1 "size options on an existing state" "$BS" dedup --state s.bsf --capacity 5 a.txt
-stderr_has "s.bsf exists: its own size and seed are used" "existing state: size options ignored, said"
+stderr_has "s.bsf exists: its own size, seed and hash are used" "existing state: size options ignored, said"
 expect 0 "info of a state file" "$BS" info s.bsf
 stdout_has "synced by a writable mapping" "info: state written through a mapping, synced"
 
