@@ -93,11 +93,17 @@ static int reply_expansion_too_large(RedisModuleCtx *ctx, long long e) {
     return rm_ReplyWithError(ctx, msg);
 }
 
-/* BF.RESERVE key error_rate capacity [EXPANSION n] [NONSCALING]
+/* BF.RESERVE key error_rate capacity [EXPANSION n] [NONSCALING] [U64HASH MUM|XXH3]
  * The checks come in RedisBloom 2.6's order: rate, capacity, a missing
- * EXPANSION value, NONSCALING with EXPANSION, then the value itself. */
+ * EXPANSION value, NONSCALING with EXPANSION, then the value itself; then
+ * U64HASH, which RedisBloom does not have (it ignores the words). */
 int bsr_cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
-    if (argc < 4 || argc > 7) return rm_WrongArity(ctx);
+    if (argc < 4) return rm_WrongArity(ctx);
+    int hash_at = -1; /* the first U64HASH word */
+    for (int i = 4; i < argc && hash_at < 0; i++)
+        if (arg_is(argv[i], "U64HASH")) hash_at = i;
+    /* RedisBloom's arity for its own words; U64HASH h adds two. */
+    if (argc > (hash_at < 0 ? 7 : 9)) return rm_WrongArity(ctx);
     bsr_create_opts o = bsr_defaults;
     if (!parse_rate_capacity(ctx, argv[2], argv[3], &o)) return REDISMODULE_OK;
     bool nonscaling = false;
@@ -118,12 +124,16 @@ int bsr_cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
         o.expansion = (uint32_t)e;
     }
     if (nonscaling) o.expansion = 0;
+    if (hash_at >= 0) {
+        if (hash_at + 1 == argc) return rm_ReplyWithError(ctx, "ERR no u64hash");
+        if (!bsr_parse_u64_hash(argv[hash_at + 1], &o)) return rm_ReplyWithError(ctx, "ERR bad u64hash (MUM or XXH3)");
+    }
 
     RedisModuleKey *key;
     bloomsimd_filter *f;
     bsr_key_state state = bsr_open(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, &key, &f);
     bloomsimd_status st = BLOOMSIMD_OK;
-    if (state == BSR_KEY_EMPTY && (st = bsr_create(&f, o.capacity, o.error_rate, o.expansion)) == BLOOMSIMD_OK)
+    if (state == BSR_KEY_EMPTY && (st = bsr_create(&f, &o)) == BLOOMSIMD_OK)
         bsr_set_value(key, f);
     rm_CloseKey(key);
     if (state == BSR_KEY_FILTER) return rm_ReplyWithError(ctx, "ERR item exists");
@@ -147,8 +157,9 @@ int bsr_cmd_madd(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     return insert_and_reply(ctx, argv[1], argv + 2, (size_t)argc - 2, true, &bsr_defaults);
 }
 
-/* BF.INSERT key [CAPACITY c] [ERROR e] [EXPANSION n] [NOCREATE] [NONSCALING] ITEMS item...
- * Options are told apart by their first letter(s), as RedisBloom does. */
+/* BF.INSERT key [CAPACITY c] [ERROR e] [EXPANSION n] [NOCREATE] [NONSCALING] [U64HASH h] ITEMS item...
+ * Options are told apart by their first letter(s), as RedisBloom does.
+ * U64HASH (ours) applies, as CAPACITY does, only when the key is created. */
 int bsr_cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc < 4) return rm_WrongArity(ctx);
     bsr_create_opts o = bsr_defaults;
@@ -189,6 +200,11 @@ int bsr_cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
             else
                 nonscaling = true;
             i++;
+            break;
+        case 'u': /* ours, matched as a whole word: other 'u' words stay unknown, as in RedisBloom */
+            if (!arg_is(argv[i], "U64HASH")) return rm_ReplyWithError(ctx, "Unknown argument received");
+            if (++i == argc) return rm_WrongArity(ctx);
+            if (!bsr_parse_u64_hash(argv[i++], &o)) return rm_ReplyWithError(ctx, "Bad u64hash (MUM or XXH3)");
             break;
         default:
             return rm_ReplyWithError(ctx, "Unknown argument received");

@@ -5,12 +5,19 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bsr.h"
 
 RedisModuleType *bsr_type;
 
-const bsr_create_opts bsr_defaults = {BSR_DEFAULT_CAPACITY, BSR_DEFAULT_ERROR_RATE, BSR_DEFAULT_EXPANSION, true};
+/* A key made by BF.ADD, BF.MADD or BFX.MADD64 gets the library's default
+ * 64-bit hash (XXH3): only BF.RESERVE and BF.INSERT take U64HASH. */
+const bsr_create_opts bsr_defaults = {.capacity = BSR_DEFAULT_CAPACITY,
+                                      .error_rate = BSR_DEFAULT_ERROR_RATE,
+                                      .expansion = BSR_DEFAULT_EXPANSION,
+                                      .autocreate = true,
+                                      .u64_hash = 0};
 
 #define BSR_HEADER_PAD 0xA5
 static const char bsr_magic[8] = {'B', 'S', 'I', 'M', 'D', 'R', 'D', 'B'};
@@ -52,7 +59,7 @@ bloomsimd_filter *bsr_open_or_create(RedisModuleCtx *ctx, RedisModuleString *nam
         rm_ReplyWithError(ctx, "ERR not found");
         return NULL;
     }
-    bloomsimd_status st = bsr_create(&f, o->capacity, o->error_rate, o->expansion);
+    bloomsimd_status st = bsr_create(&f, o);
     if (st != BLOOMSIMD_OK) {
         bsr_reply_create_error(ctx, st, o->capacity, o->error_rate, o->expansion);
         return NULL;
@@ -68,12 +75,25 @@ static double smallest_error_rate(uint32_t expansion) {
     return BLOOMSIMD_MIN_FPR / (expansion ? BLOOMSIMD_FIRST_LAYER_SHARE : BSR_FPR_MARGIN);
 }
 
-bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion) {
+bool bsr_parse_u64_hash(RedisModuleString *arg, bsr_create_opts *o) {
+    size_t n;
+    const char *s = rm_StringPtrLen(arg, &n);
+    if (n == 4 && strncasecmp(s, "XXH3", 4) == 0)
+        o->u64_hash = BLOOMSIMD_U64_XXH3;
+    else if (n == 3 && strncasecmp(s, "MUM", 3) == 0)
+        o->u64_hash = BLOOMSIMD_U64_MUM;
+    else
+        return false;
+    return true;
+}
+
+bloomsimd_status bsr_create(bloomsimd_filter **out, const bsr_create_opts *c) {
     bloomsimd_options o;
     memset(&o, 0, sizeof o);
-    o.capacity = capacity;
-    o.fpr = expansion ? error_rate : error_rate * BSR_FPR_MARGIN;
-    o.growth = expansion; /* tightening 0: the budget schedule */
+    o.capacity = c->capacity;
+    o.fpr = c->expansion ? c->error_rate : c->error_rate * BSR_FPR_MARGIN;
+    o.growth = c->expansion; /* tightening 0: the budget schedule; every layer has the filter's hash */
+    o.flags = c->u64_hash;
     return bloomsimd_create_with(out, &o);
 }
 

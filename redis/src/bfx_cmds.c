@@ -3,14 +3,16 @@
  *
  *   BFX.MADD64 key <blob> [ARRAY]     blob = n 64-bit keys, 8 bytes each, little-endian
  *   BFX.MEXISTS64 key <blob> [ARRAY]  one command, one argument, one batch: no per-item parsing
- *   BFX.MERGE dst src                 dst |= src (same geometry and seed)
+ *   BFX.MERGE dst src                 dst |= src (same geometry, seed and 64-bit hash)
  *   BFX.ESTIMATE key                  distinct keys estimated from the fill
- *   BFX.INFO key                      layout, k, kernel, load, bits/key, predicted FPR now, ...
+ *   BFX.INFO key                      layout, u64 hash, k, kernel, load, bits/key, predicted FPR now, ...
  *
  * The 64-bit commands reply with a bitmap, a bulk string of ceil(n/8) bytes
  * where bit i % 8 of byte i / 8 (LSB first) answers key i, or with ARRAY an
- * array of n integers/booleans. A 64-bit key hashes as its 8 little-endian
- * bytes, so BF.EXISTS key <those 8 bytes> agrees with BFX.MADD64.
+ * array of n integers/booleans. They hash with the filter's own 64-bit hash.
+ * With XXH3 (the default) a 64-bit key hashes as its 8 little-endian bytes,
+ * so BF.EXISTS key <those 8 bytes> agrees with BFX.MADD64; with mum
+ * (BF.RESERVE ... U64HASH MUM) the two are different items.
  */
 #include <math.h>
 #include <stdio.h>
@@ -136,8 +138,8 @@ int bsrx_cmd_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     bloomsimd_status st = bloomsimd_union(dst, src);
     bsr_stats_changed(ctx, argv[1], &before, dst); /* items add up (the library's merge) */
     if (st == BLOOMSIMD_ERR_INCOMPATIBLE)
-        return rm_ReplyWithError(ctx, "ERR filters are not compatible (capacity, error rate, expansion and "
-                                      "layers must match)");
+        return rm_ReplyWithError(ctx, "ERR filters are not compatible (capacity, error rate, expansion, "
+                                      "layers and u64 hash must match)");
     if (st != BLOOMSIMD_OK) return rm_ReplyWithError(ctx, bloomsimd_status_string(st));
     rm_ReplicateVerbatim(ctx);
     return rm_ReplyWithSimpleString(ctx, "OK");
@@ -153,6 +155,13 @@ int bsrx_cmd_estimate(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     return rm_ReplyWithLongLong(ctx, isfinite(e) ? llround(e) : 0);
 }
 
+/* The 64-bit hash as U64HASH names it; a Parquet filter (BFX.IMPORT of one) has its own. */
+static const char *u64_hash_name(uint32_t flags) {
+    if (flags & BLOOMSIMD_U64_MUM) return "mum";
+    if (flags & BLOOMSIMD_PARQUET) return "parquet";
+    return "xxh3";
+}
+
 /* BFX.INFO key: what the filter is and how it is doing, as a map. */
 int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 2) return rm_WrongArity(ctx);
@@ -161,10 +170,12 @@ int bsrx_cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     bloomsimd_info info;
     bloomsimd_get_info(f, &info);
     uint64_t capacity = bsr_total_capacity(&info);
-    rm_ReplyWithMap(ctx, 16);
+    rm_ReplyWithMap(ctx, 17);
     rm_ReplyWithSimpleString(ctx, "layout");
     const char *layout = bloomsimd_layout_name(info.layout);
     rm_ReplyWithSimpleString(ctx, layout ? layout : "unknown");
+    rm_ReplyWithSimpleString(ctx, "u64 hash");
+    rm_ReplyWithSimpleString(ctx, u64_hash_name(info.flags));
     rm_ReplyWithSimpleString(ctx, "kernel");
     rm_ReplyWithSimpleString(ctx, info.kernel ? info.kernel : "");
     rm_ReplyWithSimpleString(ctx, "k");

@@ -60,14 +60,18 @@ typedef enum { BSR_KEY_EMPTY, BSR_KEY_FILTER, BSR_KEY_WRONGTYPE } bsr_key_state;
 bsr_key_state bsr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode, RedisModuleKey **key,
                        bloomsimd_filter **filter);
 
-/* How a command creates a missing key (BF.INSERT's options, or BF.ADD's
- * defaults); expansion 0 = NONSCALING. */
+/* How a command creates a missing key (BF.RESERVE's and BF.INSERT's
+ * options, or BF.ADD's defaults); expansion 0 = NONSCALING. */
 typedef struct {
     uint64_t capacity;
     double error_rate;
     uint32_t expansion;
-    bool autocreate; /* false: NOCREATE */
+    bool autocreate;   /* false: NOCREATE */
+    uint32_t u64_hash; /* U64HASH: BLOOMSIMD_U64_XXH3 or _MUM; 0 = the library's default, XXH3 */
 } bsr_create_opts;
+
+/* Parses U64HASH's value, MUM or XXH3 in any case, into o->u64_hash. */
+bool bsr_parse_u64_hash(RedisModuleString *arg, bsr_create_opts *o);
 
 /* BF.ADD's: error rate 0.01, capacity 100, expansion 2. */
 extern const bsr_create_opts bsr_defaults;
@@ -82,8 +86,9 @@ bloomsimd_filter *bsr_open_or_create(RedisModuleCtx *ctx, RedisModuleString *nam
  * WRONGTYPE. */
 bloomsimd_filter *bsr_open_existing(RedisModuleCtx *ctx, RedisModuleString *name, int mode);
 
-/* Creates a filter with RedisBloom's parameters: expansion 0 = NONSCALING. */
-bloomsimd_status bsr_create(bloomsimd_filter **out, uint64_t capacity, double error_rate, uint32_t expansion);
+/* Creates a filter with RedisBloom's parameters (expansion 0 = NONSCALING)
+ * and the 64-bit hash of o. */
+bloomsimd_status bsr_create(bloomsimd_filter **out, const bsr_create_opts *o);
 
 /* Replies with the error for a failed create of (capacity, error_rate,
  * expansion): RedisBloom's string, with the reason after it. */

@@ -56,7 +56,7 @@ static const bsr_command bsr_commands[] = {
     {"bfx.merge", bsrx_cmd_merge, "write deny-oom", 3, RW_UPDATE, RO_ACCESS,
      "Union of a compatible filter into another"},
     {"bfx.estimate", bsrx_cmd_estimate, "readonly fast", 2, RO_META, -1, "Distinct items estimated from the fill"},
-    {"bfx.info", bsrx_cmd_info, "readonly fast", 2, RO_META, -1, "Layout, k, kernel, bits per key, FPR now"},
+    {"bfx.info", bsrx_cmd_info, "readonly fast", 2, RO_META, -1, "Layout, u64 hash, k, kernel, bits per key, FPR now"},
     {"bfx.export", bsrx_cmd_export, "readonly", 2, RO_ACCESS, -1, "The filter as the library's portable file"},
     {"bfx.import", bsrx_cmd_import, "write deny-oom", -3, OW_REPLACE, -1,
      "A filter from the library's portable file (any binding's, or BFX.EXPORT's)"},
