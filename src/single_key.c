@@ -28,7 +28,7 @@ static bloomsimd_filter *filter_of(const bloomsimd_geometry *g)
  * call the library for everything else. */
 static bloomsimd_inline inline_view(const bloomsimd_filter *f)
 {
-    bloomsimd_inline v = {.version = BLOOMSIMD_INLINE_VERSION, .probe = BLOOMSIMD_INLINE_LIBRARY};
+    bloomsimd_inline v = {.probe = BLOOMSIMD_INLINE_LIBRARY, .write = BLOOMSIMD_INLINE_LIBRARY};
     /* concurrent filters: the library's racy-read and atomic-OR paths */
     if (f->layers || !f->geometry.words || f->geometry.concurrent) return v;
     const bool split = f->geometry.layout == BLOOMSIMD_LAYOUT_SPLIT256;
@@ -42,7 +42,7 @@ static bloomsimd_inline inline_view(const bloomsimd_filter *f)
     } else {
         return v; /* Parquet's XXH64: the library's calls */
     }
-    v.access = f->read_only ? BLOOMSIMD_INLINE_NO_WRITE : 0;
+    v.write = f->read_only ? BLOOMSIMD_INLINE_LIBRARY : v.probe; /* the library refuses those adds */
     v.words = (uint64_t *)(void *)f->geometry.words;
     v.nblocks = f->geometry.nblocks;
     v.select = f->geometry.select;

@@ -90,8 +90,8 @@ func (f *Filter) writable(op string) error {
 }
 
 // AddUint64 inserts one 64-bit key (hashed as its 8 little-endian bytes, as
-// in every language binding and the C library). Errors: ErrReadOnly,
-// ErrClosed.
+// in every language binding and the C library, unless the filter was made
+// WithU64Hash(HashMum)). Errors: ErrReadOnly, ErrClosed.
 func (f *Filter) AddUint64(key uint64) error {
 	p := &f.probe
 	if f.readOnly || p.AddKind == probe.None {
