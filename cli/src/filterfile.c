@@ -113,16 +113,13 @@ bool ff_open(const char *path, ff_mode mode, bool accept_unsynced, bloomsimd_fil
     case FF_MAP_WRITE: st = bloomsimd_map(out, path, BLOOMSIMD_MAP_WRITABLE | unsynced); break;
     default:
         if (accept_unsynced) {
-            /* The loader has no ACCEPT_UNSYNCED: copy out of a read-only mapping instead. */
+            /* The loader has no ACCEPT_UNSYNCED: copy out of a read-only mapping instead.
+             * The clone keeps everything the file has (layout, hash, layers); options
+             * rebuilt from its info would take the kernel's default layout. */
             bloomsimd_filter *m;
             st = bloomsimd_map(&m, path, BLOOMSIMD_MAP_READ_ONLY | unsynced);
             if (st == BLOOMSIMD_OK) {
-                bloomsimd_info info;
-                bloomsimd_get_info(m, &info);
-                bloomsimd_options o = {.bits = info.bits, .k = info.k, .seed = info.seed,
-                                       .capacity = info.capacity, .fpr = info.fpr, .flags = info.flags};
-                st = bloomsimd_create_with(out, &o);
-                if (st == BLOOMSIMD_OK) st = bloomsimd_union(*out, m);
+                st = bloomsimd_clone(out, m);
                 bloomsimd_destroy(m);
             }
         } else {

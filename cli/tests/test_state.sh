@@ -139,6 +139,29 @@ stdout_has "stale" "info marks the checksum stale"
 expect 1 "dedup --accept-unsynced" "$BS" dedup --state k.bsf --accept-unsynced first.txt
 expect 0 "synced again" "$BS" check k.bsf
 
+# --accept-unsynced on a command that loads a copy (merge, add): the copy is the
+# file's filter, in both layouts, whatever layout this kernel would pick (k 8
+# is split256's, so a block512 file of k 8 was once copied as split256 and refused)
+for layout in block512 split256; do
+    rm -f u.bsf fifo && mkfifo fifo
+    "$BS" dedup --state u.bsf --capacity 1e5 --layout $layout -k 8 < fifo > live.txt 2> live.err &
+    pid=$!
+    exec 3> fifo
+    cat first.txt >&3
+    wait_lines live.txt "$uniq_first" || fail "$layout: dedup did not pass records on"
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    exec 3>&-
+    expect 1 "$layout: the killed writer's file is unsynced" "$BS" check u.bsf
+    rm -f u-copy.bsf
+    expect 0 "$layout: merge --accept-unsynced copies it" "$BS" merge --accept-unsynced u-copy.bsf u.bsf
+    expect 0 "$layout: the copy is valid" "$BS" check u-copy.bsf
+    expect 0 "$layout: the copy has every key" "$BS" query -c u-copy.bsf first.txt
+    equals "$(cat out)" 5000 "$layout: every key of the killed writer is in the copy"
+    expect 0 "$layout: info of the copy" "$BS" info u-copy.bsf
+    stdout_has "$layout" "$layout: the copy keeps the layout"
+done
+
 # --sync-interval: a long-running writer keeps its file valid
 rm -f i.bsf fifo && mkfifo fifo
 "$BS" dedup --state i.bsf --capacity 1e5 --sync-interval 0.1 < fifo > live.txt 2> live.err &
