@@ -68,7 +68,7 @@ typedef enum bloomsimd_status {
     BLOOMSIMD_ERR_IO = 5,                /* a system call failed; errno is kept */
     BLOOMSIMD_ERR_CORRUPT = 6,           /* serialized data fails validation */
     BLOOMSIMD_ERR_VERSION = 7,           /* serialized data has an unsupported format version */
-    BLOOMSIMD_ERR_INCOMPATIBLE = 8,      /* two filters differ in geometry or seed */
+    BLOOMSIMD_ERR_INCOMPATIBLE = 8,      /* two filters differ in geometry, seed or hash */
     BLOOMSIMD_ERR_READ_ONLY = 9          /* write to a read-only (mapped) filter */
 } bloomsimd_status;
 
@@ -974,8 +974,8 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_sync(bloomsimd_filter *filter);
 /* Set operations and estimates                                             */
 /* ======================================================================== */
 
-/* dst |= src / dst &= src, with the kernel's SIMD loop. Same blocks, k and
- * seed required, else BLOOMSIMD_ERR_INCOMPATIBLE (dst untouched);
+/* dst |= src / dst &= src, with the kernel's SIMD loop. Same blocks, k,
+ * seed and hash required, else BLOOMSIMD_ERR_INCOMPATIBLE (dst untouched);
  * BLOOMSIMD_ERR_READ_ONLY for a read-only dst; BLOOMSIMD_ERR_INVALID_ARGUMENT
  * for NULL. If either filter is BLOOMSIMD_CONCURRENT, words are combined with
  * atomic OR/AND instead (docs/CONCURRENCY.md).

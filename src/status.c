@@ -12,7 +12,7 @@ const char *bloomsimd_status_string(bloomsimd_status status)
     case BLOOMSIMD_ERR_IO: return "I/O error (see errno)";
     case BLOOMSIMD_ERR_CORRUPT: return "serialized filter is corrupt";
     case BLOOMSIMD_ERR_VERSION: return "unsupported serialized format version";
-    case BLOOMSIMD_ERR_INCOMPATIBLE: return "filters differ in geometry or seed";
+    case BLOOMSIMD_ERR_INCOMPATIBLE: return "filters differ in geometry, seed or hash";
     case BLOOMSIMD_ERR_READ_ONLY: return "filter is read-only";
     }
     return "unknown status";

@@ -37,7 +37,7 @@ static const struct {
     {BLOOMSIMD_ERR_VERSION, "VersionError", "ValueError",
      "Serialized data has a format version or id this build does not read (BLOOMSIMD_ERR_VERSION)."},
     {BLOOMSIMD_ERR_INCOMPATIBLE, "IncompatibleError", "ValueError",
-     "Two filters differ in geometry or seed (BLOOMSIMD_ERR_INCOMPATIBLE)."},
+     "Two filters differ in geometry, seed or hash (BLOOMSIMD_ERR_INCOMPATIBLE)."},
     {BLOOMSIMD_ERR_READ_ONLY, "ReadOnlyError", NULL,
      "A write to a read-only (mapped) filter (BLOOMSIMD_ERR_READ_ONLY)."},
 };

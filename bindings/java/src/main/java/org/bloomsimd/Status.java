@@ -20,7 +20,7 @@ public enum Status {
     CORRUPT(6),
     /** Serialized data has an unsupported format version. */
     VERSION(7),
-    /** Two filters differ in geometry or seed. */
+    /** Two filters differ in geometry, seed or hash. */
     INCOMPATIBLE(8),
     /** A write to a read-only (mapped) filter. */
     READ_ONLY(9),
