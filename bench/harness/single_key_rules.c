@@ -24,16 +24,18 @@
  * Rounds are paired: each round runs every variant in an order that rotates
  * from round to round; thread CPU time; median ns/key and the ratio to the
  * peer's median.
- *   cc -O2 -mavx2 -mbmi2 bench/harness/single_key_rules.c -o /tmp/skr
+ *   cc -O2 -mavx2 -mbmi2 -Iinclude bench/harness/single_key_rules.c -o /tmp/skr
  *   /tmp/skr ROUNDS SIZES          (e.g. 11 1e4,1e5,1e6,1e7)
  */
 #define _GNU_SOURCE
+#include <bloomsimd.h> /* only its inline hashes (compiled with -mavx2): no library call is made */
 #include <immintrin.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "harness.h"
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -50,26 +52,16 @@ static const uint32_t salts[8] __attribute__((aligned(32))) = {0x47b6137bu, 0x44
 #define M_FOLD UINT64_C(0x9E3779B97F4A7C15)
 #define M_BITS UINT64_C(0xF1357AEA2E62A9C5)
 
-static inline uint64_t hash_xxh3(uint64_t key, uint64_t bitflip)
-{
-    uint64_t h = ((key << 32) | (key >> 32)) ^ bitflip;
-    h ^= ((h << 49) | (h >> 15)) ^ ((h << 24) | (h >> 40));
-    h *= UINT64_C(0x9FB21C651E98DF25);
-    h ^= (h >> 35) + 8u;
-    h *= UINT64_C(0x9FB21C651E98DF25);
-    return h ^ (h >> 28);
-}
+/* The header's inline hashes: XXH3 of the 8-byte key (hash 1) and mum (hash 3). */
+#define hash_xxh3 bloomsimd_inline_xxh3_
+#define hash_mum bloomsimd_inline_mum_
+
+/* mum without its last multiply: the 128-bit product's halves xored */
 
 static inline uint64_t hash_fold(uint64_t key, uint64_t a, uint64_t b)
 {
     u128 p = (u128)(key ^ a) * (__builtin_bswap64(key) ^ b);
     return (uint64_t)p ^ (uint64_t)(p >> 64);
-}
-
-static inline uint64_t hash_mum(uint64_t key, uint64_t a, uint64_t b)
-{
-    uint64_t h = hash_fold(key, a, b) * M_FOLD;
-    return h ^ (h >> 32);
 }
 
 static inline __m256i bits_salt(uint32_t lo)
@@ -130,27 +122,6 @@ static void insert(rules_filter *f, uint64_t key)
     _mm256_store_si256(b, _mm256_or_si256(_mm256_load_si256(b), bits_salt((uint32_t)h)));
 }
 
-static double cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
 enum { VARIANTS = 5, MAX_ROUNDS = 64 };
 
 int main(int argc, char **argv)
@@ -167,7 +138,7 @@ int main(int argc, char **argv)
     const size_t queries = (size_t)1 << 20;
     uint64_t *keys = malloc(queries * sizeof *keys), seed = 99;
     if (!keys) return 1;
-    for (size_t i = 0; i < queries; i++) keys[i] = splitmix(&seed);
+    for (size_t i = 0; i < queries; i++) keys[i] = harness_splitmix(&seed);
     char list[256];
     snprintf(list, sizeof list, "%s", sizes);
     printf("ns/key of thread CPU time, median of %d paired rounds of 2^20 absent keys\n", rounds);
@@ -179,21 +150,18 @@ int main(int argc, char **argv)
         memset(filter.words, 0, (size_t)filter.nblocks * 32);
         filter.a = UINT64_C(0x1234567887654321), filter.b = UINT64_C(0x0fedcba987654321);
         uint64_t s = 7;
-        for (uint64_t i = 0; i < n; i++) insert(&filter, splitmix(&s));
+        for (uint64_t i = 0; i < n; i++) insert(&filter, harness_splitmix(&s));
         double t[VARIANTS][MAX_ROUNDS], median[VARIANTS];
         uint64_t hits[VARIANTS];
         for (int r = 0; r < rounds; r++)
             for (int j = 0; j < VARIANTS; j++) {
                 const int v = (j + r) % VARIANTS;
-                const double t0 = cpu_ns();
+                const double t0 = harness_cpu_seconds();
                 hits[v] = run[v](keys, queries);
-                t[v][r] = (cpu_ns() - t0) / (double)queries;
+                t[v][r] = (harness_cpu_seconds() - t0) * 1e9 / (double)queries;
             }
         printf("n=%g (%llu blocks of 32 bytes)\n", (double)n, (unsigned long long)filter.nblocks);
-        for (int v = 0; v < VARIANTS; v++) {
-            qsort(t[v], (size_t)rounds, sizeof(double), cmp_double);
-            median[v] = t[v][rounds / 2];
-        }
+        for (int v = 0; v < VARIANTS; v++) median[v] = harness_quantile(t[v], rounds, 0.5);
         for (int v = 0; v < VARIANTS; v++)
             printf("  %-14s %6.2f ns  %.2fx the peer  (hits %llu)\n", names[v], median[v], median[v] / median[VARIANTS - 1],
                    (unsigned long long)hits[v]);
