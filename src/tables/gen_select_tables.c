@@ -38,6 +38,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define ENTRIES 64
 #define WORDS 16
@@ -55,31 +56,71 @@ static uint64_t splitmix64(void)
 
 static unsigned below(unsigned n) { return (unsigned)(((splitmix64() >> 32) * n) >> 32); }
 
-/* Pair counts of one entry added (sign +1) or removed (sign -1). */
-static void count_pairs(int64_t pairs[WORDS][WORDS], uint16_t mask, int sign)
+/* The pair counts P_ab and the pair part of the cost, sum of (240 P_ab - ideal)^2. */
+typedef struct pair_counts {
+    int64_t count[WORDS][WORDS];
+    int64_t ideal; /* 64 k (k - 1) */
+    int64_t cost;
+} pair_counts;
+
+static int64_t deviation2(const pair_counts *p, int64_t count)
 {
-    for (unsigned a = 0; a < WORDS; a++)
-        for (unsigned b = a + 1; b < WORDS; b++)
-            if ((mask >> a & 1u) && (mask >> b & 1u)) pairs[a][b] += sign;
+    return (240 * count - p->ideal) * (240 * count - p->ideal);
 }
 
-static int64_t cost_of(const int64_t pairs[WORDS][WORDS], const uint16_t *t, unsigned k)
+/* One entry added (sign +1) or removed (sign -1): only its k(k-1)/2 pairs
+ * change, and the cost changes by their terms' difference (exact integers,
+ * so the running cost always equals the full sum). */
+static void count_pairs(pair_counts *p, uint16_t mask, int sign)
 {
-    const int64_t ideal = 64 * (int64_t)k * ((int64_t)k - 1);
-    int64_t c = 0;
-    for (unsigned a = 0; a < WORDS; a++)
-        for (unsigned b = a + 1; b < WORDS; b++) c += (240 * pairs[a][b] - ideal) * (240 * pairs[a][b] - ideal);
-    for (unsigned i = 0; i < ENTRIES; i++)
-        for (unsigned j = i + 1; j < ENTRIES; j++)
-            if (t[i] == t[j]) c += INT64_C(1000000000000);
-    return c;
+    for (unsigned a = 0; a < WORDS; a++) {
+        if (!(mask >> a & 1u)) continue;
+        for (unsigned b = a + 1; b < WORDS; b++) {
+            if (!(mask >> b & 1u)) continue;
+            int64_t *c = &p->count[a][b];
+            p->cost -= deviation2(p, *c);
+            *c += sign;
+            p->cost += deviation2(p, *c);
+        }
+    }
+}
+
+#define DUPLICATE_COST INT64_C(1000000000000)
+
+/* Pair counts of zero entries: every pair term at its full deviation. */
+static void pair_counts_init(pair_counts *p, unsigned k)
+{
+    memset(p, 0, sizeof *p);
+    p->ideal = 64 * (int64_t)k * ((int64_t)k - 1);
+    p->cost = (int64_t)(WORDS * (WORDS - 1) / 2) * deviation2(p, 0);
+}
+
+/* Pairs of entries holding the same mask, kept as each mask's number of
+ * entries: a mask held by c entries makes c(c-1)/2 such pairs, so adding
+ * one more adds c and removing one removes c - 1. The search updates it per
+ * move instead of comparing all 2016 pairs of entries (the same integer, so
+ * the same decisions and the same table). */
+typedef struct duplicates {
+    uint8_t holders[1u << WORDS];
+    int64_t pairs;
+} duplicates;
+
+static void hold(duplicates *d, uint16_t mask, int sign)
+{
+    if (sign > 0)
+        d->pairs += d->holders[mask]++;
+    else
+        d->pairs -= --d->holders[mask];
 }
 
 static int64_t cost(const uint16_t *t, unsigned k)
 {
-    int64_t pairs[WORDS][WORDS] = {{0}};
-    for (unsigned i = 0; i < ENTRIES; i++) count_pairs(pairs, t[i], 1);
-    return cost_of(pairs, t, k);
+    pair_counts pairs;
+    pair_counts_init(&pairs, k);
+    static duplicates d;
+    memset(&d, 0, sizeof d);
+    for (unsigned i = 0; i < ENTRIES; i++) count_pairs(&pairs, t[i], 1), hold(&d, t[i], 1);
+    return pairs.cost + DUPLICATE_COST * d.pairs;
 }
 
 /* The n-th set bit of m (n < popcount(m)). */
@@ -98,9 +139,12 @@ static void generate(unsigned k, uint16_t *t)
         t[i] = m;
     }
     if (k == 1 || k >= 15) return; /* every mask equally often already */
-    int64_t pairs[WORDS][WORDS] = {{0}};
-    for (unsigned i = 0; i < ENTRIES; i++) count_pairs(pairs, t[i], 1);
-    int64_t c = cost_of(pairs, t, k);
+    pair_counts pairs;
+    pair_counts_init(&pairs, k);
+    static duplicates d;
+    memset(&d, 0, sizeof d);
+    for (unsigned i = 0; i < ENTRIES; i++) count_pairs(&pairs, t[i], 1), hold(&d, t[i], 1);
+    int64_t c = pairs.cost + DUPLICATE_COST * d.pairs;
     const int64_t threshold0 = 4 * 240 * 240;
     for (long it = 0; it < ITERATIONS; it++) {
         int64_t threshold = threshold0 * (ITERATIONS - 1 - it) / ITERATIONS;
@@ -111,15 +155,17 @@ static void generate(unsigned k, uint16_t *t)
         uint16_t y = nth_bit(only_j, below((unsigned)__builtin_popcount(only_j)));
         uint16_t old_i = t[i], old_j = t[j];
         uint16_t new_i = (uint16_t)((old_i & ~x) | y), new_j = (uint16_t)((old_j & ~y) | x);
-        count_pairs(pairs, old_i, -1), count_pairs(pairs, old_j, -1);
-        count_pairs(pairs, new_i, 1), count_pairs(pairs, new_j, 1);
+        count_pairs(&pairs, old_i, -1), count_pairs(&pairs, old_j, -1);
+        count_pairs(&pairs, new_i, 1), count_pairs(&pairs, new_j, 1);
+        hold(&d, old_i, -1), hold(&d, old_j, -1), hold(&d, new_i, 1), hold(&d, new_j, 1);
         t[i] = new_i, t[j] = new_j;
-        int64_t next = cost_of(pairs, t, k);
+        int64_t next = pairs.cost + DUPLICATE_COST * d.pairs;
         if (next - c <= threshold) {
             c = next;
         } else {
-            count_pairs(pairs, new_i, -1), count_pairs(pairs, new_j, -1);
-            count_pairs(pairs, old_i, 1), count_pairs(pairs, old_j, 1);
+            count_pairs(&pairs, new_i, -1), count_pairs(&pairs, new_j, -1);
+            count_pairs(&pairs, old_i, 1), count_pairs(&pairs, old_j, 1);
+            hold(&d, new_i, -1), hold(&d, new_j, -1), hold(&d, old_i, 1), hold(&d, old_j, 1);
             t[i] = old_i, t[j] = old_j;
         }
     }
@@ -144,9 +190,9 @@ int main(void)
         unsigned duplicates = 0;
         for (unsigned i = 0; i < ENTRIES; i++)
             for (unsigned j = i + 1; j < ENTRIES; j++) duplicates += t[i] == t[j];
-        int64_t pair_cost = cost(t, k) - INT64_C(1000000000000) * duplicates;
+        int64_t pairs_only = cost(t, k) - DUPLICATE_COST * duplicates;
         printf("    /* k = %u: sum of squared pair-count deviations %.2f, duplicate pairs %u */\n    {", k,
-               (double)pair_cost / (240.0 * 240.0), duplicates);
+               (double)pairs_only / (240.0 * 240.0), duplicates);
         for (unsigned i = 0; i < ENTRIES; i++)
             printf("%s0x%04x%s", i % 8 ? " " : (i ? "\n     " : ""), t[i], i + 1 < ENTRIES ? "," : "");
         printf("},\n");
