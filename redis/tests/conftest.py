@@ -74,7 +74,10 @@ class Server:
              "--loadmodule", self.module, "--logfile", "redis.log",
              # a primary starts a replica's full sync at once, not after the 5 s
              # it waits by default for more replicas to join the same transfer
-             "--repl-diskless-sync-delay", "0"]
+             "--repl-diskless-sync-delay", "0",
+             # SIGTERM stops a primary at once, not after waiting up to a second
+             # for its replicas' next acknowledgement (tests WAIT where they need it)
+             "--shutdown-timeout", "0"]
         if self.cluster:
             a += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                   "--cluster-node-timeout", "5000"]
