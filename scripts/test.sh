@@ -21,7 +21,7 @@
 #             and a program compiled against the installed jar (bindings/java/install-check.sh),
 #             mvn verify offline on Debian's Maven plugins, the benchmark on 10^5 keys
 #   packages  each ecosystem's install as its users run it, offline (tests/packages/): go get
-#             from a file module proxy into a consumer module, its example and go test -race
+#             from a file module proxy into a consumer module, its example and go test
 #             from the module cache; python3 -m build's sdist and wheel, each pip-installed
 #             into a fresh venv and run through the package's suite; mvn install into an
 #             empty local repository and a consumer project built offline on it alone; the
