@@ -100,12 +100,12 @@ static void pair_counts_init(pair_counts *p, unsigned k)
  * one more adds c and removing one removes c - 1. The search updates it per
  * move instead of comparing all 2016 pairs of entries (the same integer, so
  * the same decisions and the same table). */
-typedef struct duplicates {
+typedef struct mask_holders {
     uint8_t holders[1u << WORDS];
     int64_t pairs;
-} duplicates;
+} mask_holders;
 
-static void hold(duplicates *d, uint16_t mask, int sign)
+static void hold(mask_holders *d, uint16_t mask, int sign)
 {
     if (sign > 0)
         d->pairs += d->holders[mask]++;
@@ -117,7 +117,7 @@ static int64_t cost(const uint16_t *t, unsigned k)
 {
     pair_counts pairs;
     pair_counts_init(&pairs, k);
-    static duplicates d;
+    static mask_holders d;
     memset(&d, 0, sizeof d);
     for (unsigned i = 0; i < ENTRIES; i++) count_pairs(&pairs, t[i], 1), hold(&d, t[i], 1);
     return pairs.cost + DUPLICATE_COST * d.pairs;
@@ -141,7 +141,7 @@ static void generate(unsigned k, uint16_t *t)
     if (k == 1 || k >= 15) return; /* every mask equally often already */
     pair_counts pairs;
     pair_counts_init(&pairs, k);
-    static duplicates d;
+    static mask_holders d;
     memset(&d, 0, sizeof d);
     for (unsigned i = 0; i < ENTRIES; i++) count_pairs(&pairs, t[i], 1), hold(&d, t[i], 1);
     int64_t c = pairs.cost + DUPLICATE_COST * d.pairs;
