@@ -113,15 +113,30 @@ static void hold(mask_holders *d, uint16_t mask, int sign)
         d->pairs -= --d->holders[mask];
 }
 
-static int64_t cost(const uint16_t *t, unsigned k)
-{
+/* What the cost is made of, for one table. */
+typedef struct table_state {
     pair_counts pairs;
-    pair_counts_init(&pairs, k);
-    static mask_holders d;
-    memset(&d, 0, sizeof d);
-    for (unsigned i = 0; i < ENTRIES; i++) count_pairs(&pairs, t[i], 1), hold(&d, t[i], 1);
-    return pairs.cost + DUPLICATE_COST * d.pairs;
+    mask_holders masks;
+} table_state;
+
+/* The state of table t of k-word masks (static storage: 64 KiB of holders). */
+static table_state *tally(const uint16_t *t, unsigned k)
+{
+    static table_state s;
+    pair_counts_init(&s.pairs, k);
+    memset(&s.masks, 0, sizeof s.masks);
+    for (unsigned i = 0; i < ENTRIES; i++) count_pairs(&s.pairs, t[i], 1), hold(&s.masks, t[i], 1);
+    return &s;
 }
+
+/* One entry's mask changes from `from` to `to`. */
+static void move(table_state *s, uint16_t from, uint16_t to)
+{
+    count_pairs(&s->pairs, from, -1), count_pairs(&s->pairs, to, 1);
+    hold(&s->masks, from, -1), hold(&s->masks, to, 1);
+}
+
+static int64_t cost(const table_state *s) { return s->pairs.cost + DUPLICATE_COST * s->masks.pairs; }
 
 /* The n-th set bit of m (n < popcount(m)). */
 static uint16_t nth_bit(uint16_t m, unsigned n)
@@ -139,12 +154,8 @@ static void generate(unsigned k, uint16_t *t)
         t[i] = m;
     }
     if (k == 1 || k >= 15) return; /* every mask equally often already */
-    pair_counts pairs;
-    pair_counts_init(&pairs, k);
-    static mask_holders d;
-    memset(&d, 0, sizeof d);
-    for (unsigned i = 0; i < ENTRIES; i++) count_pairs(&pairs, t[i], 1), hold(&d, t[i], 1);
-    int64_t c = pairs.cost + DUPLICATE_COST * d.pairs;
+    table_state *s = tally(t, k);
+    int64_t c = cost(s);
     const int64_t threshold0 = 4 * 240 * 240;
     for (long it = 0; it < ITERATIONS; it++) {
         int64_t threshold = threshold0 * (ITERATIONS - 1 - it) / ITERATIONS;
@@ -155,17 +166,13 @@ static void generate(unsigned k, uint16_t *t)
         uint16_t y = nth_bit(only_j, below((unsigned)__builtin_popcount(only_j)));
         uint16_t old_i = t[i], old_j = t[j];
         uint16_t new_i = (uint16_t)((old_i & ~x) | y), new_j = (uint16_t)((old_j & ~y) | x);
-        count_pairs(&pairs, old_i, -1), count_pairs(&pairs, old_j, -1);
-        count_pairs(&pairs, new_i, 1), count_pairs(&pairs, new_j, 1);
-        hold(&d, old_i, -1), hold(&d, old_j, -1), hold(&d, new_i, 1), hold(&d, new_j, 1);
+        move(s, old_i, new_i), move(s, old_j, new_j);
         t[i] = new_i, t[j] = new_j;
-        int64_t next = pairs.cost + DUPLICATE_COST * d.pairs;
+        int64_t next = cost(s);
         if (next - c <= threshold) {
             c = next;
         } else {
-            count_pairs(&pairs, new_i, -1), count_pairs(&pairs, new_j, -1);
-            count_pairs(&pairs, old_i, 1), count_pairs(&pairs, old_j, 1);
-            hold(&d, new_i, -1), hold(&d, new_j, -1), hold(&d, old_i, 1), hold(&d, old_j, 1);
+            move(s, new_i, old_i), move(s, new_j, old_j);
             t[i] = old_i, t[j] = old_j;
         }
     }
@@ -187,12 +194,9 @@ int main(void)
     for (unsigned k = 1; k <= 16; k++) {
         uint16_t t[ENTRIES];
         generate(k, t);
-        unsigned duplicates = 0;
-        for (unsigned i = 0; i < ENTRIES; i++)
-            for (unsigned j = i + 1; j < ENTRIES; j++) duplicates += t[i] == t[j];
-        int64_t pairs_only = cost(t, k) - DUPLICATE_COST * duplicates;
+        const table_state *s = tally(t, k);
         printf("    /* k = %u: sum of squared pair-count deviations %.2f, duplicate pairs %u */\n    {", k,
-               (double)pairs_only / (240.0 * 240.0), duplicates);
+               (double)s->pairs.cost / (240.0 * 240.0), (unsigned)s->masks.pairs);
         for (unsigned i = 0; i < ENTRIES; i++)
             printf("%s0x%04x%s", i % 8 ? " " : (i ? "\n     " : ""), t[i], i + 1 < ENTRIES ? "," : "");
         printf("},\n");
