@@ -194,7 +194,7 @@ func (f *Filter) cContainsHash(h uint64) bool {
 // several goroutines inserting the same new key at least one is told it is
 // new. Errors: ErrReadOnly, ErrClosed.
 func (f *Filter) InsertNewUint64(key uint64) (bool, error) {
-	return f.insertNewHash(f.hashU64OrZero(key))
+	return f.insertNewHash(f.HashUint64(key))
 }
 
 // InsertNew is InsertNewUint64 for a byte key.
@@ -202,8 +202,6 @@ func (f *Filter) InsertNew(key []byte) (bool, error) { return f.insertNewHash(f.
 
 // InsertNewString is InsertNewUint64 for a string key.
 func (f *Filter) InsertNewString(key string) (bool, error) { return f.InsertNew(stringBytes(key)) }
-
-func (f *Filter) hashU64OrZero(key uint64) uint64 { return f.HashUint64(key) }
 
 func (f *Filter) insertNewHash(h uint64) (bool, error) {
 	if err := f.writable("insert new"); err != nil {

@@ -401,6 +401,7 @@ PyObject *bsp_filter_info(bsp_filter *self, void *closure)
 #else
     uint32_t layout = 2;
 #endif
+    const char *u64_hash = bsp_u64_hash_name(info.flags);
     PyObject *items[] = {
         PyLong_FromUnsignedLongLong(info.capacity),
         PyFloat_FromDouble(info.fpr),
@@ -425,7 +426,7 @@ PyObject *bsp_filter_info(bsp_filter *self, void *closure)
         PyFloat_FromDouble(fill.fpr_now),
         PyBool_FromLong(fill.saturated),
         PyFloat_FromDouble(fill.load),
-        bsp_u64_hash_name(info.flags) ? PyUnicode_FromString(bsp_u64_hash_name(info.flags)) : Py_NewRef(Py_None),
+        u64_hash ? PyUnicode_FromString(u64_hash) : Py_NewRef(Py_None),
     };
     PyObject *r = PyStructSequence_New(info_type);
     bool bad = r == NULL;

@@ -39,9 +39,6 @@ final class Probe {
     private static final VarHandle WORD64 = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long PRIME_MX2 = 0x9FB21C651E98DF25L;
     private static final long MUM_FOLD = 0x9E3779B97F4A7C15L;
-    /** {@code bloomsimd_probe_constants.hash} values: the header's flags. */
-    private static final long HASH_XXH3 = 0x8;
-    private static final long HASH_MUM = 0x10;
 
     private final ByteBuffer words;
     private final long nblocks;
@@ -61,7 +58,7 @@ final class Probe {
         this.salt = salt;
         this.split = g[3] == Layout.SPLIT256.id;
         this.concurrent = g[4] != 0;
-        this.mum = g[6] == HASH_MUM;
+        this.mum = g[6] == U64Hash.MUM.flag; // bloomsimd_probe_constants.hash is the header's flag
         this.bitflip = g[7];
         this.mumA = g[8];
         this.mumB = g[9];
@@ -80,7 +77,7 @@ final class Probe {
         if (!split && g[3] != Layout.BLOCK512.id) {
             return null; // a layout this package does not implement: the C call answers
         }
-        if (g[6] != HASH_XXH3 && g[6] != HASH_MUM) {
+        if (g[6] != U64Hash.XXH3.flag && g[6] != U64Hash.MUM.flag) {
             return null; // a hash this package does not implement: likewise
         }
         int[] select = null;
