@@ -6,22 +6,6 @@
 
 #include "ops.h"
 
-/* Calls body(pos, count) over `total` keys of keys[0..nkeys) cyclically, in
- * chunks of at most `batch`. */
-#define FOR_CHUNKS(c, pos, count, body)                                                                            \
-    do {                                                                                                           \
-        size_t done_ = 0, pos = 0;                                                                                 \
-        while (done_ < (c)->total) {                                                                               \
-            size_t count = (c)->total - done_;                                                                     \
-            if (count > (c)->batch) count = (c)->batch;                                                            \
-            if (count > (c)->nkeys - pos) count = (c)->nkeys - pos;                                                \
-            body;                                                                                                  \
-            done_ += count;                                                                                        \
-            pos += count;                                                                                          \
-            if (pos == (c)->nkeys) pos = 0;                                                                        \
-        }                                                                                                          \
-    } while (0)
-
 uint64_t bench_op_insert(void *ctx)
 {
     bench_op_ctx *c = ctx;
@@ -203,6 +187,31 @@ uint64_t bench_op_sbbf_single(void *ctx)
     uint64_t hits = 0;
     FOR_CHUNKS(c, pos, count, hits += bench_sbbf_contains_one_by_one(c->sbbf, c->keys + pos, count));
     return hits;
+}
+
+uint64_t bench_op_sbbf_single_add(void *ctx)
+{
+    bench_op_ctx *c = ctx;
+    FOR_CHUNKS(c, pos, count, bench_sbbf_add_one_by_one(c->sbbf, c->keys + pos, count));
+    return 0;
+}
+
+bool bench_inline_ops_for_cpu(bench_inline_ops *ops)
+{
+    *ops = (bench_inline_ops){NULL, NULL, NULL};
+#if defined(BLOOMSIMD_BENCH_HAVE_INLINE_X86)
+    __builtin_cpu_init();
+    /* gcc's checks include the OS's YMM / ZMM state (XGETBV); the header's
+     * mum hash is a mulx under -mbmi2 */
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2")) return false;
+    if (__builtin_cpu_supports("avx512f"))
+        *ops = (bench_inline_ops){bench_op_single_inline_avx512, bench_op_single_add_inline_avx512, "-mavx512f"};
+    else
+        *ops = (bench_inline_ops){bench_op_single_inline_avx2, bench_op_single_add_inline_avx2, "-mavx2"};
+    return true;
+#else
+    return false;
+#endif
 }
 
 uint64_t bench_op_libbloom_insert(void *ctx)

@@ -292,6 +292,10 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
     /* single-key loops run on a quarter of the queries (they wait for every
      * miss); byte-key single calls on the 16-byte keys add16 inserted */
     const size_t qs = q / 4 ? q / 4 : 1, qbs = qb < qs ? qb : qs;
+    /* single keys also as a program built with -mavx2 / -mavx512f calls them
+     * (the header's inline probe; skipped where the CPU has neither) */
+    bench_inline_ops inline_ops;
+    bench_inline_ops_for_cpu(&inline_ops);
     struct {
         const char *op;
         bench_fn fn;
@@ -327,7 +331,13 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
          * with the batched call on the same kind of keys */
         {.op = "single0", .fn = bench_op_single, .keys = w->absent, .nkeys = qs, .total = qs,
          .sbbf_fn = bench_op_sbbf_single},
-        {.op = "single-add", .fn = bench_op_single_add, .keys = w->inserted, .nkeys = (size_t)n, .total = qs},
+        {.op = "single-add", .fn = bench_op_single_add, .keys = w->inserted, .nkeys = (size_t)n, .total = qs,
+         .sbbf_fn = bench_op_sbbf_single_add},
+        /* the same calls, inlined: measured beside the peer's inlined probe again */
+        {.op = "single-inline0", .fn = inline_ops.contains, .keys = w->absent, .nkeys = qs, .total = qs,
+         .sbbf_fn = bench_op_sbbf_single},
+        {.op = "single-inline-add", .fn = inline_ops.add, .keys = w->inserted, .nkeys = (size_t)n, .total = qs,
+         .sbbf_fn = bench_op_sbbf_single_add},
         {.op = "add16", .fn = bench_op_add_bytes, .nkeys = qb, .total = qb, .bk = &b16},
         {.op = "lookup16", .fn = bench_op_lookup_bytes, .nkeys = qb, .total = qb, .bk = &b16},
         {.op = "add64", .fn = bench_op_add_bytes, .nkeys = qb, .total = qb, .bk = &b64},
@@ -337,7 +347,9 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
     };
     double ceiling_ns = 0;
     bool forms_done = false;
+    uint64_t single_hits[BENCH_MAX_KERNELS] = {0}; /* the exported call's, for the inline loop's check */
     for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
+        if (!ops[oi].fn) continue; /* no inline rows on this CPU */
         /* before the first byte-key insert fills the filter further (2^19
          * byte keys into a 10^4-key filter saturate it): the
          * insert-and-report-new and hit forms, each kernel in its own group */
@@ -433,6 +445,14 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
                                    (unsigned long long)n, (unsigned long long)res[i].count, impl[ref].name,
                                    (unsigned long long)res[ref].count);
             if (r && strcmp(ops[oi].op, "lookup0") == 0) r->value = (double)res[i].count / (double)q;
+            if (r && strncmp(ops[oi].op, "single-inline", 13) == 0)
+                snprintf(r->note, sizeof r->note, "inlined from the header, built with %s", inline_ops.flags);
+            /* the inline loop finds as many hits as the library's calls on the same keys */
+            if (strcmp(ops[oi].op, "single0") == 0) single_hits[i] = res[i].count;
+            if (strcmp(ops[oi].op, "single-inline0") == 0 && res[i].count != single_hits[i])
+                bench_check_failed("%s at %llu keys (%s): %llu hits inlined, %llu through the library", ops[oi].op,
+                                   (unsigned long long)n, impl[i].name, (unsigned long long)res[i].count,
+                                   (unsigned long long)single_hits[i]);
         }
         if (classic_job >= 0) {
             bench_result *r = record("reference", "classic", ops[oi].op, n, &res[classic_job], ceiling_ns);
@@ -478,17 +498,17 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
                 bench_check_failed("byte keys (%s) at %llu keys (%s): %llu of %zu inserted keys found", ops[oi].op,
                                    (unsigned long long)n, impl[i].name, (unsigned long long)res[i].count, total);
             if ((strcmp(ops[oi].op, "insert") == 0 || strncmp(ops[oi].op, "add", 3) == 0 ||
-                 strncmp(ops[oi].op, "single-add", 10) == 0) &&
+                 strncmp(ops[oi].op, "single-add", 10) == 0 || strcmp(ops[oi].op, "single-inline-add") == 0) &&
                 res[i].count != 0)
                 bench_check_failed("%s at %llu keys (%s): %llu calls failed", ops[oi].op, (unsigned long long)n,
                                    impl[i].name, (unsigned long long)res[i].count);
         }
         /* re-inserting present keys must not change a bit, with any kernel */
-        if (strcmp(ops[oi].op, "insert") == 0)
+        if (strcmp(ops[oi].op, "insert") == 0 || strcmp(ops[oi].op, "single-inline-add") == 0)
             for (size_t i = 0; i < live; i++)
                 if (filter_checksum(impl[i].filter) != impl[impl[i].ref].checksum)
-                    bench_check_failed("%s: re-inserting present keys changed the filter at %llu keys", impl[i].name,
-                                       (unsigned long long)n);
+                    bench_check_failed("%s: re-inserting present keys (%s) changed the filter at %llu keys",
+                                       impl[i].name, ops[oi].op, (unsigned long long)n);
         /* the u64 lookups are done before any byte key is added: FPR is measured on the pure filter */
     }
     /* hashes: bit-exact across kernels (full checksum, outside the timing) */
@@ -507,21 +527,28 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
     /* single-key calls: x the same kernel's batched time on the same kind of keys */
     {
         static const char *const pairs[][2] = {
-            {"single0", "lookup0"}, {"single-add", "insert"}, {"single16", "lookup16"}, {"single-add16", "add16"}};
+            {"single0", "lookup0"},   {"single-add", "insert"}, {"single-inline0", "lookup0"},
+            {"single-inline-add", "insert"}, {"single16", "lookup16"}, {"single-add16", "add16"}};
         for (size_t i = 0; i < live; i++)
             for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
                 bench_result *one = bench_result_find("kernel", impl[i].name, pairs[p][0], n, 1);
                 bench_result *batch = bench_result_find("kernel", impl[i].name, pairs[p][1], n, 1);
                 if (one && batch && batch->ns.median > 0) {
                     one->value = one->ns.median / batch->ns.median;
-                    snprintf(one->note, sizeof one->note, "one call per key; value = x batched %s", pairs[p][1]);
+                    snprintf(one->note, sizeof one->note, "one call per key%s%s; value = x batched %s",
+                             strncmp(pairs[p][0], "single-inline", 13) == 0 ? ", inlined, built with " : "",
+                             strncmp(pairs[p][0], "single-inline", 13) == 0 ? inline_ops.flags : "", pairs[p][1]);
                 }
             }
-        bench_result *one = bench_result_find("reference", "sbbf", "single0", n, 1);
-        bench_result *batch = bench_result_find("reference", "sbbf", "lookup0", n, 1);
-        if (one && batch && batch->ns.median > 0) {
-            one->value = one->ns.median / batch->ns.median;
-            snprintf(one->note, sizeof one->note, "probe inlined per key, no prefetch; value = x batched");
+        static const char *const peer_pairs[][2] = {
+            {"single0", "lookup0"}, {"single-add", "insert"}, {"single-inline0", "lookup0"}, {"single-inline-add", "insert"}};
+        for (size_t p = 0; p < sizeof peer_pairs / sizeof peer_pairs[0]; p++) {
+            bench_result *one = bench_result_find("reference", "sbbf", peer_pairs[p][0], n, 1);
+            bench_result *batch = bench_result_find("reference", "sbbf", peer_pairs[p][1], n, 1);
+            if (one && batch && batch->ns.median > 0) {
+                one->value = one->ns.median / batch->ns.median;
+                snprintf(one->note, sizeof one->note, "probe inlined per key, no prefetch; value = x batched");
+            }
         }
     }
 

@@ -105,15 +105,26 @@ static void print_vs_peer(uint64_t n, const char *const *kernels, size_t nk)
     }
 }
 
-/* single-key calls per kernel, with x the batched call on the same keys */
+/* single-key calls per kernel, with x the batched call on the same keys; the
+ * inline columns are the same calls in a program built with -mavx2 or
+ * -mavx512f (the header's inline probe), each beside the peer's inlined probe
+ * measured with it, whose row closes the table */
 static void print_single(uint64_t n, const char *const *kernels, size_t nk)
 {
-    static const char *const ops[] = {"single0", "single-add", "single16", "single-add16"};
+    static const char *const ops[] = {"single0", "single-inline0", "single-add", "single-inline-add", "single16",
+                                      "single-add16"};
     bool any = false;
     for (size_t i = 0; i < nk && !any; i++) any = bench_result_find("kernel", kernels[i], "single0", n, 1) != NULL;
     if (!any) return;
-    printf("single-key calls, one per key in a loop (ns/key; x = / the same kernel's batched call on the same keys):\n");
-    printf("  %-14s %17s %17s %17s %17s\n", "", "contains_u64 0%", "add_u64", "contains 16B", "add 16B");
+    const bench_result *inl = NULL;
+    for (size_t i = 0; i < nk && !inl; i++) inl = bench_result_find("kernel", kernels[i], "single-inline0", n, 1);
+    const char *with = inl ? strstr(inl->note, "built with ") : NULL;
+    char flags[48] = "-mavx2 (not run: this CPU has no AVX2)";
+    if (with) sscanf(with + strlen("built with "), "%47[^;, ]", flags);
+    printf("single-key calls, one per key in a loop (ns/key; x = / the same kernel's batched call on the same keys;\n"
+           "  inline = a program built with %s, where the header inlines the probe):\n", flags);
+    printf("  %-14s %17s %17s %17s %17s %17s %17s\n", "", "contains_u64 0%", "inline", "add_u64", "inline", "contains 16B",
+           "add 16B");
     for (size_t i = 0; i < nk + 1; i++) {
         const char *section = i < nk ? "kernel" : "reference";
         const char *impl = i < nk ? kernels[i] : "sbbf";
@@ -129,6 +140,19 @@ static void print_single(uint64_t n, const char *const *kernels, size_t nk)
                 snprintf(cell, sizeof cell, "%s", r ? c : "-");
             printf(" %17s", cell);
         }
+        printf("\n");
+    }
+    /* the single-key target: ours inlined against the peer's inlined probe, measured side by side */
+    const bench_result *peer_one = bench_result_find("reference", "sbbf", "single-inline0", n, 1);
+    const bench_result *peer_add = bench_result_find("reference", "sbbf", "single-inline-add", n, 1);
+    if (!inl || !peer_one) return;
+    printf("  inline / the peer's inlined probe, measured beside it (below 1.00x ours is faster):\n");
+    for (size_t i = 0; i < nk; i++) {
+        const bench_result *one = bench_result_find("kernel", kernels[i], "single-inline0", n, 1);
+        const bench_result *add = bench_result_find("kernel", kernels[i], "single-inline-add", n, 1);
+        if (!one) continue;
+        printf("  %-14s lookup %.2fx", kernels[i], one->ns.median / peer_one->ns.median);
+        if (add && peer_add) printf("  add %.2fx", add->ns.median / peer_add->ns.median);
         printf("\n");
     }
 }
