@@ -118,6 +118,18 @@ static size_t shown_kernels(const char *const *kernels, size_t nk, const char *s
     return ns;
 }
 
+/* The rest of a header line: "<kernel> lookup", "<kernel> <second>" per kernel, each `width` wide. */
+static void kernel_columns(FILE *out, const char *const *shown, size_t ns, const char *second, int width)
+{
+    for (size_t i = 0; i < ns; i++) {
+        char h[2][40];
+        snprintf(h[0], sizeof h[0], "%s lookup", shown[i]);
+        snprintf(h[1], sizeof h[1], "%s %s", shown[i], second);
+        fprintf(out, "  %-*s  %-*s", width, h[0], width, h[1]);
+    }
+    fprintf(out, "\n");
+}
+
 /* One call per key in a loop, inlined, against the peer's inlined probe
  * measured beside it: the peer's time / ours per shown kernel and size. */
 static void single_rows(FILE *out, const char *const *kernels, size_t nk, const uint64_t *sizes, size_t nsizes)
@@ -132,13 +144,7 @@ static void single_rows(FILE *out, const char *const *kernels, size_t nk, const 
                  "probe): the split-block peer's inlined probe time / ours, above 1.00x we are faster\n",
             flags);
     fprintf(out, "%-8s", "keys");
-    for (size_t i = 0; i < ns; i++) {
-        char h[2][32];
-        snprintf(h[0], sizeof h[0], "%s lookup", shown[i]);
-        snprintf(h[1], sizeof h[1], "%s add", shown[i]);
-        fprintf(out, "  %-12s  %-12s", h[0], h[1]);
-    }
-    fprintf(out, "\n");
+    kernel_columns(out, shown, ns, "add", 12);
     for (size_t s = 0; s < nsizes; s++) {
         char keys[32];
         bench_format_keys(keys, sizeof keys, sizes[s]);
@@ -196,13 +202,7 @@ static void peer_rows(FILE *out, const bench_options *o, const char *const *kern
     fprintf(out, "\npaired rounds against the split-block peer (same keys and target FPR): peer time / ours,\n"
                  "above 1.00x we are faster; quietest tenth of the rounds [p10-p90 of all rounds]\n");
     fprintf(out, "%-12s", "FPR   keys");
-    for (size_t i = 0; i < ns; i++) {
-        char h[2][32];
-        snprintf(h[0], sizeof h[0], "%s lookup", shown[i]);
-        snprintf(h[1], sizeof h[1], "%s insert", shown[i]);
-        fprintf(out, "  %-18s  %-18s", h[0], h[1]);
-    }
-    fprintf(out, "\n");
+    kernel_columns(out, shown, ns, "insert", 18);
     for (size_t t = 0; t < o->npeer_fprs; t++)
         for (size_t s = 0; s < nsizes; s++) {
             char keys[32], label[40];
