@@ -142,7 +142,7 @@ static void print_single(uint64_t n, const char *const *kernels, size_t nk)
         }
         printf("\n");
     }
-    /* the single-key target: ours inlined against the peer's inlined probe, measured side by side */
+    /* ours inlined against the peer's inlined probe, measured side by side */
     const bench_result *peer_one = bench_result_find("reference", "sbbf", "single-inline0", n, 1);
     const bench_result *peer_add = bench_result_find("reference", "sbbf", "single-inline-add", n, 1);
     if (!inl || !peer_one) return;
