@@ -177,6 +177,9 @@ bench_result *bench_result_get(size_t i);
 /* The result for (section, impl, op, keys, threads), or NULL. */
 bench_result *bench_result_find(const char *section, const char *impl, const char *op, uint64_t keys,
                                 unsigned threads);
+/* The flags of this run's inline single-key rows ("-mavx2", from their
+ * notes: "... built with -mavx2; ..."), or NULL if none ran. */
+const char *bench_result_inline_flags(void);
 bool bench_write_csv(const char *path);
 bool bench_write_json(const char *path, const bench_machine *m, const bench_options *o);
 

@@ -60,6 +60,19 @@ bench_result *bench_result_find(const char *section, const char *impl, const cha
     return NULL;
 }
 
+const char *bench_result_inline_flags(void)
+{
+    static char flags[32];
+    for (size_t i = 0; i < nresults; i++) {
+        const bench_result *r = at(i);
+        const char *with = strcmp(r->section, "kernel") == 0 && strcmp(r->op, "single-inline0") == 0
+                               ? strstr(r->note, "built with ")
+                               : NULL;
+        if (with && sscanf(with + strlen("built with "), "%31[^;, ]", flags) == 1) return flags;
+    }
+    return NULL;
+}
+
 static double mkeys_per_s(double ns_per_key) { return ns_per_key > 0 ? 1e3 / ns_per_key : 0; }
 
 /* A missing value is an empty CSV field and a JSON null, never a sentinel:

@@ -445,8 +445,6 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
                                    (unsigned long long)n, (unsigned long long)res[i].count, impl[ref].name,
                                    (unsigned long long)res[ref].count);
             if (r && strcmp(ops[oi].op, "lookup0") == 0) r->value = (double)res[i].count / (double)q;
-            if (r && strncmp(ops[oi].op, "single-inline", 13) == 0)
-                snprintf(r->note, sizeof r->note, "inlined from the header, built with %s", inline_ops.flags);
             /* the inline loop finds as many hits as the library's calls on the same keys */
             if (strcmp(ops[oi].op, "single0") == 0) single_hits[i] = res[i].count;
             if (strcmp(ops[oi].op, "single-inline0") == 0 && res[i].count != single_hits[i])
@@ -529,27 +527,21 @@ int bench_run_size(const bench_options *o, const bench_machine *m, const char *c
         static const char *const pairs[][2] = {
             {"single0", "lookup0"},   {"single-add", "insert"}, {"single-inline0", "lookup0"},
             {"single-inline-add", "insert"}, {"single16", "lookup16"}, {"single-add16", "add16"}};
-        for (size_t i = 0; i < live; i++)
+        /* every kernel, then the peer (it has no byte-key rows: those pairs find nothing) */
+        for (size_t i = 0; i <= live; i++)
             for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
-                bench_result *one = bench_result_find("kernel", impl[i].name, pairs[p][0], n, 1);
-                bench_result *batch = bench_result_find("kernel", impl[i].name, pairs[p][1], n, 1);
-                if (one && batch && batch->ns.median > 0) {
-                    one->value = one->ns.median / batch->ns.median;
-                    snprintf(one->note, sizeof one->note, "one call per key%s%s; value = x batched %s",
-                             strncmp(pairs[p][0], "single-inline", 13) == 0 ? ", inlined, built with " : "",
-                             strncmp(pairs[p][0], "single-inline", 13) == 0 ? inline_ops.flags : "", pairs[p][1]);
-                }
-            }
-        static const char *const peer_pairs[][2] = {
-            {"single0", "lookup0"}, {"single-add", "insert"}, {"single-inline0", "lookup0"}, {"single-inline-add", "insert"}};
-        for (size_t p = 0; p < sizeof peer_pairs / sizeof peer_pairs[0]; p++) {
-            bench_result *one = bench_result_find("reference", "sbbf", peer_pairs[p][0], n, 1);
-            bench_result *batch = bench_result_find("reference", "sbbf", peer_pairs[p][1], n, 1);
-            if (one && batch && batch->ns.median > 0) {
+                const char *section = i < live ? "kernel" : "reference", *name = i < live ? impl[i].name : "sbbf";
+                bench_result *one = bench_result_find(section, name, pairs[p][0], n, 1);
+                bench_result *batch = bench_result_find(section, name, pairs[p][1], n, 1);
+                if (!one || !batch || !(batch->ns.median > 0)) continue;
                 one->value = one->ns.median / batch->ns.median;
-                snprintf(one->note, sizeof one->note, "probe inlined per key, no prefetch; value = x batched");
+                bool inlined = strncmp(pairs[p][0], "single-inline", 13) == 0;
+                if (i == live)
+                    snprintf(one->note, sizeof one->note, "probe inlined per key, no prefetch; value = x batched");
+                else
+                    snprintf(one->note, sizeof one->note, "one call per key%s%s; value = x batched %s",
+                             inlined ? ", inlined, built with " : "", inlined ? inline_ops.flags : "", pairs[p][1]);
             }
-        }
     }
 
     /* ---- FPR of this size ---- */

@@ -87,23 +87,6 @@ static void size_rows(FILE *out, const bench_machine *m, const char *const *kern
     }
 }
 
-/* The flags of the inline single-key rows ("-mavx2"), or NULL if none ran. */
-static const char *inline_flags(void)
-{
-    for (size_t j = 0; j < bench_result_count(); j++) {
-        const bench_result *r = bench_result_get(j);
-        const char *w = strcmp(r->section, "kernel") == 0 && strcmp(r->op, "single-inline0") == 0
-                            ? strstr(r->note, "built with ")
-                            : NULL;
-        if (w) {
-            static char flags[32];
-            sscanf(w + strlen("built with "), "%31[^;, ]", flags);
-            return flags;
-        }
-    }
-    return NULL;
-}
-
 /* The kernels the peer comparisons show: the library's default, and avx2 for
  * the many AVX2-only CPUs; returns how many (at most 2). */
 static size_t shown_kernels(const char *const *kernels, size_t nk, const char *shown[2])
@@ -134,7 +117,7 @@ static void kernel_columns(FILE *out, const char *const *shown, size_t ns, const
  * measured beside it: the peer's time / ours per shown kernel and size. */
 static void single_rows(FILE *out, const char *const *kernels, size_t nk, const uint64_t *sizes, size_t nsizes)
 {
-    const char *flags = inline_flags(), *shown[2];
+    const char *flags = bench_result_inline_flags(), *shown[2];
     size_t ns = shown_kernels(kernels, nk, shown);
     if (!flags || ns == 0) return;
     bool any = false;
@@ -286,7 +269,7 @@ void bench_print_screen(FILE *out, const bench_options *o, const bench_machine *
     if (m->cache_bytes[3])
         snprintf(l3, sizeof l3, "the L3 reported (%llu MiB) may be the whole host's",
                  (unsigned long long)(m->cache_bytes[3] >> 20));
-    const char *flags = inline_flags();
+    const char *flags = bench_result_inline_flags();
     char legend[320];
     if (flags)
         snprintf(legend, sizeof legend,

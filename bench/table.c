@@ -118,11 +118,10 @@ static void print_single(uint64_t n, const char *const *kernels, size_t nk)
     if (!any) return;
     const bench_result *inl = NULL;
     for (size_t i = 0; i < nk && !inl; i++) inl = bench_result_find("kernel", kernels[i], "single-inline0", n, 1);
-    const char *with = inl ? strstr(inl->note, "built with ") : NULL;
-    char flags[48] = "-mavx2 (not run: this CPU has no AVX2)";
-    if (with) sscanf(with + strlen("built with "), "%47[^;, ]", flags);
+    const char *flags = bench_result_inline_flags();
     printf("single-key calls, one per key in a loop (ns/key; x = / the same kernel's batched call on the same keys;\n"
-           "  inline = a program built with %s, where the header inlines the probe):\n", flags);
+           "  inline = a program built with %s, where the header inlines the probe):\n",
+           flags ? flags : "-mavx2 (not run: this CPU has no AVX2)");
     printf("  %-14s %17s %17s %17s %17s %17s %17s\n", "", "contains_u64 0%", "inline", "add_u64", "inline", "contains 16B",
            "add 16B");
     for (size_t i = 0; i < nk + 1; i++) {
