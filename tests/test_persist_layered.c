@@ -341,9 +341,7 @@ static void expect_all_paths(const uint8_t *buf, size_t len, bloomsimd_status wa
     else cr_assert_null(f);
     free(exact);
     test_expect_stream_status(buf, len, want, true, what);
-    static char *dir;
-    if (!dir) dir = temp_dir();
-    char path[256];
+    char *dir = temp_dir(), path[256];
     snprintf(path, sizeof path, "%s/c.bsf", dir);
     FILE *fp = fopen(path, "wb");
     cr_assert_not_null(fp);
@@ -355,7 +353,7 @@ static void expect_all_paths(const uint8_t *buf, size_t len, bloomsimd_status wa
     st = bloomsimd_map(&f, path, BLOOMSIMD_MAP_READ_ONLY);
     cr_assert_eq(st, want, "%s: map gave %s", what, bloomsimd_status_string(st));
     if (st == BLOOMSIMD_OK) bloomsimd_destroy(f);
-    unlink(path);
+    test_remove_dir(dir); /* the file and its directory: nothing is left in /tmp */
 }
 
 typedef void (*edit_fn)(uint8_t *buf);
