@@ -72,6 +72,11 @@ import (
 // invisible to the Go garbage collector, which therefore sees no reason to
 // hurry, and a finalizer runs at an unknown time or not at all.
 type Filter struct {
+	// The single-key probes chosen for this filter (single.go). First, so
+	// that the State the probe package hands back to its fallbacks is the
+	// Filter's address (filterOf).
+	probe probe.State
+
 	c *C.bloomsimd_filter
 
 	// The pure-Go single-key path (single.go); words is nil when the filter
@@ -85,7 +90,6 @@ type Filter struct {
 	readOnly   bool
 	items      *uint64     // the C filter's count of keys inserted new (bloomsimd_info.items)
 	hash       *xxh3Secret // byte keys (XXH3 whatever the 64-bit keys' hash)
-	probe      probe.State // the single-key probes chosen for this filter (single.go)
 	// cHashU64: 64-bit keys of a filter without a probe whose hash is not
 	// XXH3 (a layered mum filter, a Parquet filter) are hashed by the library
 	cHashU64 bool

@@ -78,6 +78,7 @@ func Map(path string, mode MapMode) (*Filter, error) {
 	f := wrap(c)
 	if mode&Writable == 0 {
 		f.readOnly = true
+		f.probe.RefuseWrites()
 	}
 	return f, nil
 }

@@ -38,6 +38,7 @@ func (f *Filter) chooseProbe(c probe.Constants) {
 		Select:     f.sel,
 		Split:      f.split,
 		Concurrent: f.concurrent,
+		ReadOnly:   f.readOnly,
 		Kernel:     C.GoString(ci.kernel),
 	}, c)
 }
@@ -92,32 +93,33 @@ func (f *Filter) writable(op string) error {
 // AddUint64 inserts one 64-bit key (hashed as its 8 little-endian bytes, as
 // in every language binding and the C library, unless the filter was made
 // WithU64Hash(HashMum)). Errors: ErrReadOnly, ErrClosed.
-func (f *Filter) AddUint64(key uint64) error {
-	p := &f.probe
-	if f.readOnly || p.AddKind == probe.None {
-		if err := f.writable("add"); err != nil {
-			return err
-		}
-		return statusErr(C.bloomsimd_add_u64(f.c, C.uint64_t(key)), "add", "", nil)
+//
+// It is one call into the probe package (inlined here, so a caller's loop
+// makes one call per key), which hashes and probes in assembly on amd64 and
+// hands any filter it does not probe to addUint64C.
+func (f *Filter) AddUint64(key uint64) error { return probe.AddU64(&f.probe, key) }
+
+// The C fallbacks of AddUint64 and ContainsUint64 (filters with no single
+// bit array, read-only and closed filters), called by the probe package
+// with the State at the start of the Filter.
+func init() {
+	probe.ContainsFallback = func(p *probe.State, key uint64) bool { return filterOf(p).containsUint64C(key) }
+	probe.AddFallback = func(p *probe.State, key uint64) error { return filterOf(p).addUint64C(key) }
+}
+
+// Filter.probe is Filter's first field (the constant below does not
+// compile otherwise), so a pointer to it is a pointer to its Filter.
+const _ uintptr = -unsafe.Offsetof(Filter{}.probe)
+
+func filterOf(p *probe.State) *Filter { return (*Filter)(unsafe.Pointer(p)) }
+
+func (f *Filter) addUint64C(key uint64) error {
+	if err := f.writable("add"); err != nil {
+		return err
 	}
-	// p points into f, so f stays reachable (no finalizer) during the call.
-	if p.Mum { // the assembly's U64 forms hash XXH3: hash here, probe there
-		p.Add(p.MumU64(key))
-		return nil
-	}
-	switch p.AddKind {
-	case probe.Block512AVX512:
-		probe.Block512AddU64AVX512(p, key)
-	case probe.Split256AVX512:
-		probe.Split256AddU64AVX512(p, key)
-	case probe.Block512AVX2:
-		probe.Block512AddU64AVX2(p, key)
-	case probe.Split256AVX2:
-		probe.Split256AddU64AVX2(p, key)
-	default:
-		p.AddNew(p.XXH3U64(key))
-	}
-	return nil
+	err := statusErr(C.bloomsimd_add_u64(f.c, C.uint64_t(key)), "add", "", nil)
+	runtime.KeepAlive(f)
+	return err
 }
 
 // Add inserts one byte key. Errors: ErrReadOnly, ErrClosed.
@@ -137,28 +139,13 @@ func (f *Filter) Add(key []byte) error {
 func (f *Filter) AddString(key string) error { return f.Add(stringBytes(key)) }
 
 // ContainsUint64 reports whether key may be present (false: certainly
-// absent; false for a closed filter).
-func (f *Filter) ContainsUint64(key uint64) bool {
-	p := &f.probe
-	if p.ContainsKind == probe.None {
-		return f.c != nil && bool(C.bloomsimd_contains_u64(f.c, C.uint64_t(key)))
-	}
-	// p points into f, so f stays reachable (no finalizer) during the call.
-	if p.Mum {
-		return p.Contains(p.MumU64(key))
-	}
-	switch p.ContainsKind {
-	case probe.Block512AVX512:
-		return probe.Block512ContainsU64AVX512(p, key)
-	case probe.Split256AVX512:
-		return probe.Split256ContainsU64AVX512(p, key)
-	case probe.Block512AVX2:
-		return probe.Block512ContainsU64AVX2(p, key)
-	case probe.Split256AVX2:
-		return probe.Split256ContainsU64AVX2(p, key)
-	default:
-		return p.Contains(p.XXH3U64(key))
-	}
+// absent; false for a closed filter). One call, as AddUint64.
+func (f *Filter) ContainsUint64(key uint64) bool { return probe.ContainsU64(&f.probe, key) }
+
+func (f *Filter) containsUint64C(key uint64) bool {
+	hit := f.c != nil && bool(C.bloomsimd_contains_u64(f.c, C.uint64_t(key)))
+	runtime.KeepAlive(f)
+	return hit
 }
 
 // Contains reports whether a byte key may be present.

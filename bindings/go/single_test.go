@@ -2,6 +2,9 @@ package bloomsimd
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/libbloomsimd/libbloomsimd/bindings/go/internal/probe"
@@ -360,7 +363,7 @@ func TestSingleKeyProbeFollowsKernel(t *testing.T) {
 
 // Mum filters (WithU64Hash(HashMum)) probe in Go too, with the library's
 // constants: the same bytes and answers as the C kernels on every kernel
-// (so every probe: the assembly takes the hash computed in Go), both
+// (so every probe, with the hash computed by the one-call entries), both
 // layouts, plain and concurrent.
 func TestSingleKeyMumGoIsByteIdenticalToC(t *testing.T) {
 	type shape struct{ layout, k int }
@@ -392,6 +395,52 @@ func TestSingleKeyMumGoIsByteIdenticalToC(t *testing.T) {
 						t.Fatalf("%s: key %d: Go %v, C %v", what, i, g, out[i])
 					}
 				}
+			}
+		}
+	}
+}
+
+// A read-only mapping refuses AddUint64 with ErrReadOnly and keeps its bits,
+// and answers ContainsUint64 as the writable filter it was saved from, on
+// every kernel, layout and hash: its adds go through the probe package's
+// fallback while its lookups stay in the probe.
+func TestSingleKeyReadOnlyMappingRefusesAdds(t *testing.T) {
+	in, absent := keys(61, 500), keys(62, 500)
+	for _, kernel := range supportedKernels() {
+		for _, layout := range []int{LayoutBlock512, LayoutSplit256} {
+			for _, h := range []U64Hash{HashXXH3, HashMum} {
+				what := fmt.Sprintf("%s, layout %d, hash %d", kernel, layout, h)
+				f := mustNew(t, 1000, 0.01, WithKernel(kernel), WithLayout(layout), WithU64Hash(h))
+				for _, x := range in {
+					if err := f.AddUint64(x); err != nil {
+						t.Fatalf("%s: add: %v", what, err)
+					}
+				}
+				path := filepath.Join(t.TempDir(), "ro.bsf")
+				if err := f.Save(path); err != nil {
+					t.Fatal(err)
+				}
+				m, err := Map(path, ReadOnly)
+				if err != nil {
+					t.Fatalf("%s: map: %v", what, err)
+				}
+				before, _ := m.MarshalBinary()
+				for _, x := range absent[:50] {
+					if err := m.AddUint64(x); !errors.Is(err, ErrReadOnly) {
+						t.Fatalf("%s: AddUint64 on a read-only mapping: %v", what, err)
+					}
+				}
+				after, _ := m.MarshalBinary()
+				if !bytes.Equal(before, after) {
+					t.Fatalf("%s: a refused add changed the filter", what)
+				}
+				for _, x := range append(append([]uint64(nil), in...), absent...) {
+					if m.ContainsUint64(x) != f.ContainsUint64(x) {
+						t.Fatalf("%s: the mapping answers %x unlike its filter", what, x)
+					}
+				}
+				m.Close()
+				f.Close()
 			}
 		}
 	}

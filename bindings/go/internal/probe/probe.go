@@ -87,11 +87,17 @@ type State struct {
 
 	Bitflip    uint64 // XXH3's constant for 8-byte keys, kept here to be read with the rest
 	MumA, MumB uint64 // Mum's words of the seed
-	Mum        bool   // 64-bit keys hash with Mum (the assembly's U64 forms hash XXH3 only)
+	Mum        bool   // 64-bit keys hash with Mum (ContainsU64 and AddU64 read it; the U64 forms hash XXH3 only)
 
 	salts [16]uint32 // the library's salts (Constants.Salts)
 
 	ContainsKind, AddKind Kind // AddKind also serves AddNew
+
+	// The kinds ContainsU64 and AddU64 run: ContainsKind and AddKind, or
+	// None where the key goes to ContainsFallback / AddFallback (a filter
+	// with no bit array here, as the zero State is; a read-only filter's
+	// adds).
+	U64Contains, U64Add Kind
 }
 
 // Filter describes a filter's bit array as the C library's view gives it.
@@ -101,6 +107,7 @@ type Filter struct {
 	Select     *[64]uint16 // block512's SELECT_k (nil for split256)
 	Split      bool        // layout split256
 	Concurrent bool
+	ReadOnly   bool   // AddU64 goes to AddFallback, which refuses
 	Kernel     string // the filter's kernel ("avx512", ...)
 }
 
@@ -129,7 +136,44 @@ func New(f Filter, c Constants) State {
 			p.AddKind = asm
 		}
 	}
+	p.U64Contains, p.U64Add = p.ContainsKind, p.AddKind
+	if f.ReadOnly {
+		p.RefuseWrites()
+	}
 	return p
+}
+
+// RefuseWrites sends AddU64 to AddFallback (the filter became read-only).
+func (p *State) RefuseWrites() { p.U64Add = None }
+
+// One 64-bit key per call: ContainsU64 and AddU64 (probe_amd64.s on amd64,
+// probe_other.go elsewhere) hash the key with the filter's hash and probe
+// it, in one call that a caller's one-line method inlines, so a loop of
+// single-key calls makes one call per key. Keys of a filter this package
+// does not probe (U64Contains / U64Add None) go to the fallbacks, which
+// package bloomsimd sets once to its C calls; p is the State of the
+// caller's filter.
+var (
+	ContainsFallback func(p *State, key uint64) bool
+	AddFallback      func(p *State, key uint64) error
+)
+
+// containsU64Go is ContainsU64 for the kinds that run in Go (and where the
+// assembly hands a key over).
+func containsU64Go(p *State, key uint64) bool {
+	if p.U64Contains == None {
+		return ContainsFallback(p, key)
+	}
+	return p.Contains(p.HashU64(key))
+}
+
+// addU64Go is AddU64 for the kinds that run in Go.
+func addU64Go(p *State, key uint64) error {
+	if p.U64Add == None {
+		return AddFallback(p, key)
+	}
+	p.Add(p.HashU64(key))
+	return nil
 }
 
 // selection lists, for each of the 64 rows of SELECT_k, its k words: the

@@ -20,10 +20,11 @@
 // The salts are the library's (bloomsimd_get_probe), read from State.salts
 // through the State pointer (DI): no copy of kernels/layout.h's table here.
 //
-// Each probe has a form that takes the hash (for byte keys, mum-hashed
-// 64-bit keys and the C-side hashes) and a U64 form that hashes a 64-bit key
-// itself with XXH3 (HASH_U64), which is what a loop of AddUint64 /
-// ContainsUint64 calls on an XXH3 filter runs.
+// Each probe has a form that takes the hash (for byte keys and the C-side
+// hashes) and a U64 form that hashes a 64-bit key itself with XXH3
+// (HASH_U64). ContainsU64 and AddU64, at the end, are what a loop of
+// ContainsUint64 / AddUint64 calls runs: one entry for every kind and both
+// hashes (HASH_U64 or HASH_MUM), which the Go methods inline.
 
 #include "textflag.h"
 #include "go_asm.h"
@@ -83,6 +84,22 @@ GLOBL ones<>(SB), RODATA|NOPTR, $32
 	IMULQ prime_mx2<>(SB), AX \
 	MOVQ AX, BX \
 	SHRQ $28, BX \
+	XORQ BX, AX
+
+// HASH_MUM: AX = hash 3 (Mum) of key AX with State.MumA, MumB (DI), as
+// probe.go's MumU64: the 128-bit product of key ^ a and bswap64(key) ^ b
+// (MULQ: DX:AX), its halves xored, times 0x9E3779B97F4A7C15, ^ >> 32.
+#define HASH_MUM \
+	MOVQ AX, BX \
+	BSWAPQ BX \
+	XORQ State_MumA(DI), AX \
+	XORQ State_MumB(DI), BX \
+	MULQ BX \
+	XORQ DX, AX \
+	MOVQ $0x9E3779B97F4A7C15, R8 \
+	IMULQ R8, AX \
+	MOVQ AX, BX \
+	SHRQ $32, BX \
 	XORQ BX, AX
 
 // BLOCK(shift): BX = the block of hash AX, ((h >> 32) * nblocks) >> 32,
@@ -447,6 +464,93 @@ TEXT ·Split256AddNewAVX512(SB), NOSPLIT, $0-17
 	MOVQ h+8(FP), AX
 	ADDNEW256_AVX512
 	SETNE ret+16(FP)
+	RET
+
+// ContainsU64 and AddU64 (probe.go): one call per 64-bit key. R9 = the
+// kind (State.U64Contains / U64Add); a kind below Block512AVX2 (None and
+// the pure-Go kinds) tail-jumps, arguments untouched, to the Go form. The
+// kinds are ordered Block512AVX2 < Split256AVX2 < Block512AVX512 <
+// Split256AVX512 (probe.go), so two compares find any of the four. The key
+// is hashed once, by the filter's hash (State.Mum), before the probe.
+
+// func ContainsU64(p *State, key uint64) bool
+TEXT ·ContainsU64(SB), NOSPLIT, $0-17
+	MOVQ p+0(FP), DI
+	MOVBLZX State_U64Contains(DI), R9
+	CMPL R9, $const_Block512AVX2
+	JB inGo
+	MOVQ key+8(FP), AX
+	CMPB State_Mum(DI), $0
+	JNE mum
+	HASH_U64
+	JMP probe
+mum:
+	HASH_MUM
+probe:
+	CMPL R9, $const_Split256AVX2
+	JEQ split256avx2
+	JB block512avx2
+	CMPL R9, $const_Split256AVX512
+	JEQ split256avx512
+	JB block512avx512
+inGo:
+	JMP ·containsU64Go(SB)
+block512avx2:
+	CONTAINS512_AVX2
+	SETEQ ret+16(FP)
+	VZEROUPPER
+	RET
+split256avx2:
+	CONTAINS256_AVX2
+	SETEQ ret+16(FP)
+	VZEROUPPER
+	RET
+block512avx512:
+	CONTAINS512_AVX512
+	SETEQ ret+16(FP)
+	RET
+split256avx512:
+	CONTAINS256_AVX512
+	SETEQ ret+16(FP)
+	RET
+
+// func AddU64(p *State, key uint64) error
+TEXT ·AddU64(SB), NOSPLIT, $0-32
+	MOVQ p+0(FP), DI
+	MOVBLZX State_U64Add(DI), R9
+	CMPL R9, $const_Block512AVX2
+	JB inGo
+	MOVQ key+8(FP), AX
+	CMPB State_Mum(DI), $0
+	JNE mum
+	HASH_U64
+	JMP probe
+mum:
+	HASH_MUM
+probe:
+	MOVQ $0, ret_itable+16(FP) // a nil error
+	MOVQ $0, ret_data+24(FP)
+	CMPL R9, $const_Split256AVX2
+	JEQ split256avx2
+	JB block512avx2
+	CMPL R9, $const_Split256AVX512
+	JEQ split256avx512
+	JB block512avx512
+inGo:
+	JMP ·addU64Go(SB)
+block512avx2:
+	ADD512_AVX2
+	VZEROUPPER
+	RET
+split256avx2:
+	ADD256_AVX2
+	VZEROUPPER
+	RET
+block512avx512:
+	ADD512_AVX512
+	RET
+split256avx512:
+	ADD256_AVX512
 	RET
 
 // func FloorU64(p *State, key uint64) bool

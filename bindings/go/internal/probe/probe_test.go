@@ -11,7 +11,8 @@ import (
 // The assembly probes against the pure-Go ones over Go memory: for both
 // layouts, every k (with a selection table of the same shape as SELECT_k:
 // 64 rows of k bits, and random salts, so a probe that read any salts but
-// the State's would differ), the hash and the U64 forms, each probe's
+// the State's would differ), both hashes, the U64 forms and the one-call
+// entries ContainsU64 / AddU64 (which hash in the assembly), each probe's
 // filter bytes and answers must equal pure Go's. (single_test.go in the parent package
 // checks both against the C kernels.) With the purego tag, or on a CPU
 // without AVX2 or AVX-512, the kinds that cannot run are skipped.
@@ -57,9 +58,10 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 			continue
 		}
 		split := kind == Split256AVX2 || kind == Split256AVX512
-		for k := 1; k <= 16; k++ {
+		for hk := 0; hk < 2*16; hk++ {
+			hash, k := Hash(hk/16), hk%16+1 // both hashes, every k
 			if split && k > 1 {
-				break // split256 has no k
+				continue // split256 has no k
 			}
 			const n = 97
 			bufA, a := blocks(n)
@@ -70,7 +72,7 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 				f.Nblocks = n
 			}
 			// random odd salts: the assembly must take the State's, as pure Go does
-			c := Constants{Hash: XXH3, Bitflip: rng.Uint64()}
+			c := Constants{Hash: hash, Bitflip: rng.Uint64(), MumA: rng.Uint64(), MumB: rng.Uint64()}
 			for w := range c.Salts {
 				c.Salts[w] = rng.Uint32() | 1
 			}
@@ -80,15 +82,24 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 			if pa.ContainsKind != kind || pa.AddKind != kind || pg.ContainsKind >= Block512AVX2 {
 				t.Fatalf("%v k=%d: probes %v/%v and %v", kind, k, pa.ContainsKind, pa.AddKind, pg.ContainsKind)
 			}
-			for i := 0; i < 3000; i++ {
+			if pa.U64Contains != kind || pa.U64Add != kind {
+				t.Fatalf("%v k=%d: one-call kinds %v/%v", kind, k, pa.U64Contains, pa.U64Add)
+			}
+			for i := 0; i < 4000; i++ {
 				x := rng.Uint64()
-				switch i % 3 {
+				switch i % 4 {
 				case 0:
 					ops.add(&pa, x)
 					pg.Add(x)
-				case 1:
-					ops.addU64(&pa, x)
-					pg.Add(pg.HashU64(x))
+				case 1: // the one-call entry, hashing in the assembly, against pure Go's
+					if AddU64(&pa, x) != nil || AddU64(&pg, x) != nil {
+						t.Fatalf("%v k=%d: AddU64 failed", kind, k)
+					}
+				case 2:
+					if hash == XXH3 { // the XXH3-only U64 forms
+						ops.addU64(&pa, x)
+						pg.Add(pg.HashU64(x))
+					}
 				default:
 					if na, ng := ops.addNew(&pa, x), pg.AddNew(x); na != ng {
 						t.Fatalf("%v k=%d: AddNew %v, pure Go %v", kind, k, na, ng)
@@ -102,11 +113,16 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 					if ca, cg := ops.contains(&pa, q), pg.Contains(q); ca != cg {
 						t.Fatalf("%v k=%d: Contains %v, pure Go %v", kind, k, ca, cg)
 					}
-					if ca, cg := ops.containsU64(&pa, q), pg.Contains(pg.HashU64(q)); ca != cg {
-						t.Fatalf("%v k=%d: ContainsU64 %v, pure Go %v", kind, k, ca, cg)
+					if ca, cg := ContainsU64(&pa, q), ContainsU64(&pg, q); ca != cg || cg != pg.Contains(pg.HashU64(q)) {
+						t.Fatalf("%v hash %d k=%d: ContainsU64 %v, pure Go %v", kind, hash, k, ca, cg)
+					}
+					if hash == XXH3 {
+						if ca, cg := ops.containsU64(&pa, q), pg.Contains(pg.HashU64(q)); ca != cg {
+							t.Fatalf("%v k=%d: ContainsU64 %v, pure Go %v", kind, k, ca, cg)
+						}
 					}
 				}
-				if !ops.contains(&pa, x) && i%3 == 0 {
+				if !ops.contains(&pa, x) && i%4 == 0 || !ContainsU64(&pa, x) && i%4 == 1 {
 					t.Fatalf("%v k=%d: false negative", kind, k)
 				}
 			}
