@@ -39,6 +39,7 @@ func (f *Filter) chooseProbe(c probe.Constants) {
 		Split:      f.split,
 		Concurrent: f.concurrent,
 		ReadOnly:   f.readOnly,
+		Items:      f.items,
 		Kernel:     C.GoString(ci.kernel),
 	}, c)
 }
@@ -99,12 +100,18 @@ func (f *Filter) writable(op string) error {
 // hands any filter it does not probe to addUint64C.
 func (f *Filter) AddUint64(key uint64) error { return probe.AddU64(&f.probe, key) }
 
-// The C fallbacks of AddUint64 and ContainsUint64 (filters with no single
-// bit array, read-only and closed filters), called by the probe package
-// with the State at the start of the Filter.
+// The fallbacks of AddUint64, ContainsUint64 and InsertNewUint64: the C
+// calls (filters with no single bit array, read-only and closed filters),
+// and for InsertNewUint64 every key the assembly does not probe (pure-Go
+// probes, concurrent filters, whose count is atomic). The probe package
+// calls them with the State at the start of the Filter.
 func init() {
 	probe.ContainsFallback = func(p *probe.State, key uint64) bool { return filterOf(p).containsUint64C(key) }
 	probe.AddFallback = func(p *probe.State, key uint64) error { return filterOf(p).addUint64C(key) }
+	probe.AddNewFallback = func(p *probe.State, key uint64) (bool, error) {
+		f := filterOf(p)
+		return f.insertNewHash(f.HashUint64(key))
+	}
 }
 
 // Filter.probe is Filter's first field (the constant below does not
@@ -180,9 +187,9 @@ func (f *Filter) cContainsHash(h uint64) bool {
 // before: the deduplication step, one key at a time. With Concurrent, of
 // several goroutines inserting the same new key at least one is told it is
 // new. Errors: ErrReadOnly, ErrClosed.
-func (f *Filter) InsertNewUint64(key uint64) (bool, error) {
-	return f.insertNewHash(f.HashUint64(key))
-}
+//
+// One call into the probe package, as AddUint64.
+func (f *Filter) InsertNewUint64(key uint64) (bool, error) { return probe.AddNewU64(&f.probe, key) }
 
 // InsertNew is InsertNewUint64 for a byte key.
 func (f *Filter) InsertNew(key []byte) (bool, error) { return f.insertNewHash(f.Hash(key)) }

@@ -219,6 +219,52 @@ func TestInsertNewSingleReportsFirstInsertOnly(t *testing.T) {
 	}
 }
 
+// InsertNewUint64 (one call: the assembly on the avx2 and avx512 kernels)
+// reports new exactly the keys the C library's insert-new reports new, on
+// every kernel, layout and hash, plain and concurrent, leaves the same bits,
+// and counts them in Info().Items as the C calls do.
+func TestInsertNewSingleMatchesCOnEveryKernel(t *testing.T) {
+	seq := keys(71, 3000)
+	seq = append(seq, seq[:1000]...) // repeats
+	for _, kernel := range supportedKernels() {
+		for _, layout := range []int{LayoutBlock512, LayoutSplit256} {
+			for _, h := range []U64Hash{HashXXH3, HashMum} {
+				for _, conc := range []bool{false, true} {
+					opts := []Option{WithKernel(kernel), WithLayout(layout), WithU64Hash(h)}
+					if conc {
+						opts = append(opts, Concurrent())
+					}
+					what := name(kernel, " layout=", layout, " hash=", int(h), " concurrent=", conc)
+					f, ref := mustNew(t, 3000, 0.01, opts...), mustNew(t, 3000, 0.01, opts...)
+					out := make([]bool, 1)
+					fresh := uint64(0)
+					for i, x := range seq {
+						isNew, err := f.InsertNewUint64(x)
+						if err != nil {
+							t.Fatalf("%s: %v", what, err)
+						}
+						if _, err := ref.InsertNewUint64s([]uint64{x}, out); err != nil {
+							t.Fatal(err)
+						}
+						if isNew != out[0] || (i >= 3000 && isNew) {
+							t.Fatalf("%s: key %d new %v, the C call says %v", what, i, isNew, out[0])
+						}
+						if isNew {
+							fresh++
+						}
+					}
+					if f.Info().Items != fresh || ref.Info().Items != fresh {
+						t.Fatalf("%s: Items %d (C %d), %d reported new", what, f.Info().Items, ref.Info().Items, fresh)
+					}
+					sameBits(t, what, f, ref)
+					f.Close()
+					ref.Close()
+				}
+			}
+		}
+	}
+}
+
 func TestSingleKeysAllocateNothing(t *testing.T) {
 	f := mustNew(t, 1000, 0.01)
 	key := []byte("0123456789abcdef")

@@ -96,8 +96,10 @@ type State struct {
 	// The kinds ContainsU64 and AddU64 run: ContainsKind and AddKind, or
 	// None where the key goes to ContainsFallback / AddFallback (a filter
 	// with no bit array here, as the zero State is; a read-only filter's
-	// adds).
+	// adds). AddNewU64 runs U64Add's assembly kinds, which are never
+	// concurrent, and counts each new key in *Items.
 	U64Contains, U64Add Kind
+	Items               *uint64 // the C filter's count of keys inserted new (bloomsimd_view.items)
 }
 
 // Filter describes a filter's bit array as the C library's view gives it.
@@ -107,14 +109,15 @@ type Filter struct {
 	Select     *[64]uint16 // block512's SELECT_k (nil for split256)
 	Split      bool        // layout split256
 	Concurrent bool
-	ReadOnly   bool   // AddU64 goes to AddFallback, which refuses
-	Kernel     string // the filter's kernel ("avx512", ...)
+	ReadOnly   bool    // AddU64 goes to AddFallback, which refuses
+	Items      *uint64 // the count of keys inserted new, which AddNewU64 keeps
+	Kernel     string  // the filter's kernel ("avx512", ...)
 }
 
 // New chooses the probes of a filter.
 func New(f Filter, c Constants) State {
 	p := State{Blocks: f.Blocks, Nblocks: f.Nblocks, Bitflip: c.Bitflip, MumA: c.MumA, MumB: c.MumB,
-		Mum: c.Hash == Mum, salts: c.Salts}
+		Mum: c.Hash == Mum, salts: c.Salts, Items: f.Items}
 	p.ContainsKind, p.AddKind = Block512, Block512
 	if f.Split {
 		p.ContainsKind, p.AddKind = Split256, Split256
@@ -146,7 +149,7 @@ func New(f Filter, c Constants) State {
 // RefuseWrites sends AddU64 to AddFallback (the filter became read-only).
 func (p *State) RefuseWrites() { p.U64Add = None }
 
-// One 64-bit key per call: ContainsU64 and AddU64 (probe_amd64.s on amd64,
+// One 64-bit key per call: ContainsU64, AddU64 and AddNewU64 (probe_amd64.s on amd64,
 // probe_other.go elsewhere) hash the key with the filter's hash and probe
 // it, in one call that a caller's one-line method inlines, so a loop of
 // single-key calls makes one call per key. Keys of a filter this package
@@ -156,6 +159,7 @@ func (p *State) RefuseWrites() { p.U64Add = None }
 var (
 	ContainsFallback func(p *State, key uint64) bool
 	AddFallback      func(p *State, key uint64) error
+	AddNewFallback   func(p *State, key uint64) (bool, error) // every key AddNewU64 does not probe
 )
 
 // containsU64Go is ContainsU64 for the kinds that run in Go (and where the
@@ -166,6 +170,10 @@ func containsU64Go(p *State, key uint64) bool {
 	}
 	return p.Contains(p.HashU64(key))
 }
+
+// addNewU64Go is AddNewU64 where the assembly does not probe: the caller's
+// own path keeps the count, atomically on concurrent filters.
+func addNewU64Go(p *State, key uint64) (isNew bool, err error) { return AddNewFallback(p, key) }
 
 // addU64Go is AddU64 for the kinds that run in Go.
 func addU64Go(p *State, key uint64) error {

@@ -139,12 +139,13 @@ func Split256AddU64AVX512(p *State, key uint64)
 //go:noescape
 func Split256AddNewAVX512(p *State, h uint64) bool
 
-// ContainsU64 and AddU64 (probe.go): the assembly probes for the asm
-// kinds, with the filter's hash (XXH3 or Mum) computed in the same call;
-// any other kind jumps to containsU64Go / addU64Go. Not noescape: the
+// ContainsU64, AddU64 and AddNewU64 (probe.go): the assembly probes for
+// the asm kinds, with the filter's hash (XXH3 or Mum) computed in the same
+// call; any other kind jumps to containsU64Go / addU64Go / addNewU64Go. Not noescape: the
 // fallbacks hand p to package bloomsimd.
 func ContainsU64(p *State, key uint64) bool
 func AddU64(p *State, key uint64) error
+func AddNewU64(p *State, key uint64) (isNew bool, err error)
 
 // FloorU64 is not a probe: it hashes the key as the U64 probes do, finds
 // its 64-byte block and reads one word of it, nothing more (its answer means

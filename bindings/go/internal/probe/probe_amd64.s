@@ -466,8 +466,8 @@ TEXT ·Split256AddNewAVX512(SB), NOSPLIT, $0-17
 	SETNE ret+16(FP)
 	RET
 
-// ContainsU64 and AddU64 (probe.go): one call per 64-bit key. R9 = the
-// kind (State.U64Contains / U64Add); a kind below Block512AVX2 (None and
+// ContainsU64, AddU64 and AddNewU64 (probe.go): one call per 64-bit key.
+// R9 = the kind (State.U64Contains / U64Add); a kind below Block512AVX2 (None and
 // the pure-Go kinds) tail-jumps, arguments untouched, to the Go form. The
 // kinds are ordered Block512AVX2 < Split256AVX2 < Block512AVX512 <
 // Split256AVX512 (probe.go), so two compares find any of the four. The key
@@ -551,6 +551,52 @@ block512avx512:
 	RET
 split256avx512:
 	ADD256_AVX512
+	RET
+
+// func AddNewU64(p *State, key uint64) (isNew bool, err error)
+// U64Add's assembly kinds are never concurrent (probe.go, New), so a new
+// key is counted with a plain increment of *State.Items.
+TEXT ·AddNewU64(SB), NOSPLIT, $0-40
+	MOVQ p+0(FP), DI
+	MOVBLZX State_U64Add(DI), R9
+	CMPL R9, $const_Block512AVX2
+	JB inGo
+	MOVQ key+8(FP), AX
+	CMPB State_Mum(DI), $0
+	JNE mum
+	HASH_U64
+	JMP probe
+mum:
+	HASH_MUM
+probe:
+	MOVQ $0, err_itable+24(FP) // a nil error
+	MOVQ $0, err_data+32(FP)
+	CMPL R9, $const_Split256AVX2
+	JEQ split256avx2
+	JB block512avx2
+	CMPL R9, $const_Split256AVX512
+	JEQ split256avx512
+	JB block512avx512
+inGo:
+	JMP ·addNewU64Go(SB)
+block512avx2:
+	ADDNEW512_AVX2
+	VZEROUPPER
+	JMP count
+split256avx2:
+	ADDNEW256_AVX2
+	VZEROUPPER
+	JMP count
+block512avx512:
+	ADDNEW512_AVX512
+	JMP count
+split256avx512:
+	ADDNEW256_AVX512
+count:
+	SETNE isNew+16(FP) // a bit was missing: the key is new
+	MOVBQZX isNew+16(FP), AX
+	MOVQ State_Items(DI), R10
+	ADDQ AX, (R10)
 	RET
 
 // func FloorU64(p *State, key uint64) bool

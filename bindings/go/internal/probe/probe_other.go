@@ -13,9 +13,10 @@ func asmKind(kernel string, split bool) Kind { return None }
 
 func cpuRuns(kernel string) bool { return false }
 
-// ContainsU64 and AddU64 (probe.go) run in Go here.
-func ContainsU64(p *State, key uint64) bool { return containsU64Go(p, key) }
-func AddU64(p *State, key uint64) error     { return addU64Go(p, key) }
+// ContainsU64, AddU64 and AddNewU64 (probe.go) run in Go here.
+func ContainsU64(p *State, key uint64) bool                  { return containsU64Go(p, key) }
+func AddU64(p *State, key uint64) error                      { return addU64Go(p, key) }
+func AddNewU64(p *State, key uint64) (isNew bool, err error) { return addNewU64Go(p, key) }
 
 func Block512ContainsAVX2(p *State, h uint64) bool        { return p.block512Contains(h) }
 func Block512ContainsU64AVX2(p *State, key uint64) bool   { return p.block512Contains(p.XXH3U64(key)) }

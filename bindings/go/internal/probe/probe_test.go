@@ -48,7 +48,18 @@ var asmOps = map[Kind]probeOps{
 	Split256AVX512: {Split256ContainsAVX512, Split256ContainsU64AVX512, Split256AddAVX512, Split256AddU64AVX512, Split256AddNewAVX512},
 }
 
+// The fallback of AddNewU64 as package bloomsimd's is for a pure-Go probe:
+// the probe's AddNew, and the count.
+func pureGoAddNew(p *State, key uint64) (bool, error) {
+	isNew := p.AddNew(p.HashU64(key))
+	if isNew {
+		*p.Items++
+	}
+	return isNew, nil
+}
+
 func TestAssemblyMatchesPureGo(t *testing.T) {
+	AddNewFallback = pureGoAddNew
 	rng := rand.New(rand.NewSource(1))
 	ran := 0
 	for kind, ops := range asmOps {
@@ -76,8 +87,10 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 			for w := range c.Salts {
 				c.Salts[w] = rng.Uint32() | 1
 			}
+			var itemsA, itemsG uint64
+			f.Items = &itemsA
 			pa := New(f, c)
-			f.Blocks, f.Kernel = g, "scalar"
+			f.Blocks, f.Kernel, f.Items = g, "scalar", &itemsG
 			pg := New(f, c)
 			if pa.ContainsKind != kind || pa.AddKind != kind || pg.ContainsKind >= Block512AVX2 {
 				t.Fatalf("%v k=%d: probes %v/%v and %v", kind, k, pa.ContainsKind, pa.AddKind, pg.ContainsKind)
@@ -91,9 +104,18 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 				case 0:
 					ops.add(&pa, x)
 					pg.Add(x)
-				case 1: // the one-call entry, hashing in the assembly, against pure Go's
-					if AddU64(&pa, x) != nil || AddU64(&pg, x) != nil {
-						t.Fatalf("%v k=%d: AddU64 failed", kind, k)
+				case 1: // the one-call entries, hashing in the assembly, against pure Go's
+					if i%8 == 1 {
+						if AddU64(&pa, x) != nil || AddU64(&pg, x) != nil {
+							t.Fatalf("%v k=%d: AddU64 failed", kind, k)
+						}
+						break
+					}
+					na, ea := AddNewU64(&pa, x)
+					ng, eg := AddNewU64(&pg, x)
+					if na != ng || ea != nil || eg != nil || itemsA != itemsG {
+						t.Fatalf("%v hash %d k=%d: AddNewU64 %v (count %d), pure Go %v (count %d)", kind, hash, k, na,
+							itemsA, ng, itemsG)
 					}
 				case 2:
 					if hash == XXH3 { // the XXH3-only U64 forms
