@@ -16,11 +16,10 @@
  *        <= 5: more clumping than a uniform hash shows once in millions. Only
  *        excess is refused: a set spread more evenly than chance (negative z,
  *        as strides give) lowers the FPR.
- * Families (i = 0, 1, ...): i; i << j for j = 1..48 (fewer keys where i would
- * overflow); keys differing only in their top 16 bits and only in their top 32
- * bits; Snowflake ids (ms << 22 | worker << 12 | seq); IPv4 addresses as
- * integers and in network byte order; two 32-bit fields (i / 1000, i % 1000);
- * multiples of 1000; both halves equal; ~i; random keys.
+ * The families (tests/hash_families.h): 0..n-1, strides 2^1..2^48, keys
+ * differing only in their top 16 or 32 bits, Snowflake ids, IPv4 addresses
+ * (both byte orders), two 32-bit fields, multiples of 1000, equal halves, ~i,
+ * random keys.
  * BLOOMSIMD_TEST_QUICK (the sanitizer and emulator stages): 10^5 keys a family,
  * so the FPR tolerance is wider there (4.5 sigmas of 400 false positives).
  * Rejected hashes fail here: one multiply by a constant gives 5-12% FPR on
@@ -31,35 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "hash_families.h"
 #include "support.h"
-
-enum { FAM_SEQUENTIAL, FAM_STRIDE, FAM_TOP16, FAM_TOP32, FAM_SNOWFLAKE, FAM_IPV4, FAM_IPV4_NET, FAM_FIELDS,
-       FAM_THOUSANDS, FAM_HALVES, FAM_COMPLEMENT, FAM_RANDOM, FAM_COUNT };
-
-static const char *const family_names[FAM_COUNT] = {
-    "0..n-1", "stride 2^j", "top 16 bits", "top 32 bits", "Snowflake ids", "IPv4", "IPv4 network order",
-    "two 32-bit fields", "multiples of 1000", "halves equal", "~i", "random"};
-
-static uint64_t member(int family, unsigned j, uint64_t i)
-{
-    switch (family) {
-    case FAM_SEQUENTIAL: return i;
-    case FAM_STRIDE: return i << j;
-    case FAM_TOP16: return (i << 48) | UINT64_C(0x123456789ab);
-    case FAM_TOP32: return (i << 32) | UINT64_C(0x9abcdef);
-    case FAM_SNOWFLAKE: { /* 64 sequence numbers a worker, 32 workers a millisecond */
-        uint64_t ms = UINT64_C(1700000000000) + i / 2048, worker = (i / 64) % 32, seq = i % 64;
-        return (ms << 22) | (worker << 12) | seq;
-    }
-    case FAM_IPV4: return UINT64_C(0x0A000000) + i;
-    case FAM_IPV4_NET: return __builtin_bswap32((uint32_t)(0x0A000000u + i));
-    case FAM_FIELDS: return ((i / 1000) << 32) | (i % 1000);
-    case FAM_THOUSANDS: return i * 1000;
-    case FAM_HALVES: return (i << 32) | i;
-    case FAM_COMPLEMENT: return ~i;
-    default: return test_mix64(i ^ UINT64_C(0x5851F42D4C957F2D));
-    }
-}
 
 typedef struct gate {
     size_t n, q;        /* keys in, keys looked up */
@@ -75,12 +47,8 @@ typedef struct gate {
 static void check_one(gate *g, uint32_t hash_flag, uint32_t layout, int family, unsigned j)
 {
     size_t n = g->n, q = g->q;
-    if (family == FAM_TOP16) n = 40000, q = 25536; /* 2^16 members */
-    if (family == FAM_STRIDE && 64 - j < 63 && (UINT64_C(1) << (64 - j)) < n + q) {
-        size_t members = (size_t)1 << (64 - j);
-        n = members * 6 / 10, q = members - n;
-    }
-    for (size_t i = 0; i < n + q; i++) g->keys[i] = member(family, j, i);
+    hash_family_sizes(family, j, &n, &q);
+    for (size_t i = 0; i < n + q; i++) g->keys[i] = hash_family_member(family, j, i);
     bloomsimd_options o = {.capacity = n, .fpr = 0.01, .layout = layout, .seed = 7, .flags = hash_flag};
     bloomsimd_filter *f = test_filter(&o);
     size_t fp;
@@ -113,14 +81,14 @@ static void check_one(gate *g, uint32_t hash_flag, uint32_t layout, int family, 
         g->failures++;
         if (!g->outside)
             cr_log_error("%s, %s, %s (j %u): FPR %.4f%%, model %.4f%% (%+.1f%%, tolerance %.1f%%), n %zu q %zu", hash,
-                     lay, family_names[family], j, 100 * measured, 100 * model, 100 * (measured / model - 1),
+                     lay, hash_family_names[family], j, 100 * measured, 100 * model, 100 * (measured / model - 1),
                      100 * tolerance, n, q);
     }
     if (z > 5) {
         g->failures++;
         if (!g->outside)
             cr_log_error("%s, %s, %s (j %u): keys per block chi-square z %.1f > 5 (%llu blocks, %zu keys)", hash, lay,
-                     family_names[family], j, z, (unsigned long long)blocks, n);
+                     hash_family_names[family], j, z, (unsigned long long)blocks, n);
     }
     free(per_block);
     bloomsimd_destroy(f);
@@ -138,7 +106,7 @@ static unsigned run_gate(uint32_t hash_flag, uint64_t (*outside)(uint64_t))
     for (int l = 0; l < 2; l++)
         for (int family = 0; family < FAM_COUNT; family++) {
             if (family == FAM_STRIDE) {
-                for (unsigned j = 1; j <= 48; j++) check_one(&g, hash_flag, layouts[l], family, j);
+                for (unsigned j = 1; j <= HASH_FAMILY_MAX_STRIDE; j++) check_one(&g, hash_flag, layouts[l], family, j);
             } else {
                 check_one(&g, hash_flag, layouts[l], family, 0);
             }
@@ -147,7 +115,7 @@ static unsigned run_gate(uint32_t hash_flag, uint64_t (*outside)(uint64_t))
     return g.failures;
 }
 
-#define GATE_CHECKS (2 * 2 * (FAM_COUNT + 47))
+#define GATE_CHECKS (2 * 2 * (FAM_COUNT + HASH_FAMILY_MAX_STRIDE - 1))
 
 Test(hash_quality, mum_keeps_the_model_on_structured_keys, .timeout = 600)
 {

@@ -5,7 +5,7 @@
  * (bloomsimd_add_hashes / bloomsimd_contains_hashes), for several seeds and
  * a chosen FPR. docs/kernels/hash-u64.md lists what each candidate gave.
  *
- *   cc -O2 -msse4.2 -Iinclude bench/harness/u64_hash_gate.c build/libbloomsimd.a -lxxhash -lm -lpthread -o /tmp/gate
+ *   cc -O2 -msse4.2 -Iinclude -Itests bench/harness/u64_hash_gate.c build/libbloomsimd.a -lxxhash -lm -lpthread -o /tmp/gate
  *   /tmp/gate CANDIDATE [SEEDS [FPR]]       (e.g. 7 8 0.001; exit status 0 when every check passed)
  *
  * Candidates (a, b: the seed's two words, splitmix64 of seed ^ a salt):
@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash_families.h" /* tests/: the gate's key families */
+
 static uint64_t mix64(uint64_t z)
 {
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
@@ -28,32 +30,6 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 static inline uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-enum { FAM_SEQUENTIAL, FAM_STRIDE, FAM_TOP16, FAM_TOP32, FAM_SNOWFLAKE, FAM_IPV4, FAM_IPV4_NET, FAM_FIELDS,
-       FAM_THOUSANDS, FAM_HALVES, FAM_COMPLEMENT, FAM_RANDOM, FAM_COUNT };
-static const char *const names[FAM_COUNT] = {"0..n-1", "stride", "top16", "top32", "snowflake", "ipv4", "ipv4net",
-                                             "fields", "x1000", "halves", "~i", "random"};
-
-static uint64_t member(int family, unsigned j, uint64_t i)
-{
-    switch (family) {
-    case FAM_SEQUENTIAL: return i;
-    case FAM_STRIDE: return i << j;
-    case FAM_TOP16: return (i << 48) | UINT64_C(0x123456789ab);
-    case FAM_TOP32: return (i << 32) | UINT64_C(0x9abcdef);
-    case FAM_SNOWFLAKE: {
-        uint64_t ms = UINT64_C(1700000000000) + i / 2048, worker = (i / 64) % 32, seq = i % 64;
-        return (ms << 22) | (worker << 12) | seq;
-    }
-    case FAM_IPV4: return UINT64_C(0x0A000000) + i;
-    case FAM_IPV4_NET: return __builtin_bswap32((uint32_t)(0x0A000000u + i));
-    case FAM_FIELDS: return ((i / 1000) << 32) | (i % 1000);
-    case FAM_THOUSANDS: return i * 1000;
-    case FAM_HALVES: return (i << 32) | i;
-    case FAM_COMPLEMENT: return ~i;
-    default: return mix64(i ^ UINT64_C(0x5851F42D4C957F2D));
-    }
-}
 
 static uint64_t A, B; /* seed words */
 static int cand;
@@ -109,12 +85,8 @@ static unsigned check(uint64_t *keys, uint64_t *h, uint8_t *out, size_t n0, size
                       unsigned j)
 {
     size_t n = n0, q = q0;
-    if (fam == FAM_TOP16) n = 40000, q = 25536;
-    if (fam == FAM_STRIDE && 64 - j < 63 && (UINT64_C(1) << (64 - j)) < n + q) {
-        size_t m = (size_t)1 << (64 - j);
-        n = m * 6 / 10, q = m - n;
-    }
-    for (size_t i = 0; i < n + q; i++) keys[i] = member(fam, j, i), h[i] = hash(keys[i]);
+    hash_family_sizes(fam, j, &n, &q);
+    for (size_t i = 0; i < n + q; i++) keys[i] = hash_family_member(fam, j, i), h[i] = hash(keys[i]);
     bloomsimd_options o = {.capacity = n, .fpr = FPR, .layout = layout, .seed = 7};
     bloomsimd_filter *f = NULL;
     if (bloomsimd_create_with(&f, &o) != BLOOMSIMD_OK) {
@@ -139,12 +111,12 @@ static unsigned check(uint64_t *keys, uint64_t *h, uint8_t *out, size_t n0, size
     if (fabs(meas / model - 1) > tol) {
         fail++;
         if (verbose)
-            printf("  FAIL %s %s j%u: FPR %.4f%% model %.4f%% (%+.1f%%)\n", bloomsimd_layout_name(layout), names[fam], j,
+            printf("  FAIL %s %s j%u: FPR %.4f%% model %.4f%% (%+.1f%%)\n", bloomsimd_layout_name(layout), hash_family_names[fam], j,
                    100 * meas, 100 * model, 100 * (meas / model - 1));
     }
     if (z > 5) {
         fail++;
-        if (verbose) printf("  FAIL %s %s j%u: chi z %.1f\n", bloomsimd_layout_name(layout), names[fam], j, z);
+        if (verbose) printf("  FAIL %s %s j%u: chi z %.1f\n", bloomsimd_layout_name(layout), hash_family_names[fam], j, z);
     }
     return fail;
 }
@@ -170,7 +142,7 @@ int main(int argc, char **argv)
         for (int l = 0; l < 2; l++)
             for (int fam = 0; fam < FAM_COUNT; fam++) {
                 if (fam == FAM_STRIDE)
-                    for (unsigned j = 1; j <= 48; j++) fails += check(keys, h, out, n, q, layouts[l], fam, j);
+                    for (unsigned j = 1; j <= HASH_FAMILY_MAX_STRIDE; j++) fails += check(keys, h, out, n, q, layouts[l], fam, j);
                 else
                     fails += check(keys, h, out, n, q, layouts[l], fam, 0);
             }

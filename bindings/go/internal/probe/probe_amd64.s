@@ -113,6 +113,35 @@ GLOBL ones<>(SB), RODATA|NOPTR, $32
 	SHLQ $shift, BX \
 	ADDQ State_Blocks(DI), BX
 
+// U64_HASH_OR_GO(kind): DI = p, R9 = the kind (State_U64Contains(DI) or
+// State_U64Add(DI)); a kind below Block512AVX2 jumps to the function's
+// label inGo; else AX = the key's hash, HASH_MUM or HASH_U64 by State.Mum.
+// (Labels are per function, so each function may use it once.)
+#define U64_HASH_OR_GO(kind) \
+	MOVQ p+0(FP), DI \
+	MOVBLZX kind, R9 \
+	CMPL R9, $const_Block512AVX2 \
+	JB inGo \
+	MOVQ key+8(FP), AX \
+	CMPB State_Mum(DI), $0 \
+	JNE mum \
+	HASH_U64 \
+	JMP hashed \
+mum: \
+	HASH_MUM \
+hashed:
+
+// U64_PROBE_DISPATCH: jumps to the function's label of kind R9
+// (block512avx2, split256avx2, block512avx512, split256avx512); falls
+// through for any larger kind.
+#define U64_PROBE_DISPATCH \
+	CMPL R9, $const_Split256AVX2 \
+	JEQ split256avx2 \
+	JB block512avx2 \
+	CMPL R9, $const_Split256AVX512 \
+	JEQ split256avx512 \
+	JB block512avx512
+
 // func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL leaf+0(FP), AX
@@ -475,24 +504,8 @@ TEXT ·Split256AddNewAVX512(SB), NOSPLIT, $0-17
 
 // func ContainsU64(p *State, key uint64) bool
 TEXT ·ContainsU64(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVBLZX State_U64Contains(DI), R9
-	CMPL R9, $const_Block512AVX2
-	JB inGo
-	MOVQ key+8(FP), AX
-	CMPB State_Mum(DI), $0
-	JNE mum
-	HASH_U64
-	JMP probe
-mum:
-	HASH_MUM
-probe:
-	CMPL R9, $const_Split256AVX2
-	JEQ split256avx2
-	JB block512avx2
-	CMPL R9, $const_Split256AVX512
-	JEQ split256avx512
-	JB block512avx512
+	U64_HASH_OR_GO(State_U64Contains(DI))
+	U64_PROBE_DISPATCH
 inGo:
 	JMP ·containsU64Go(SB)
 block512avx2:
@@ -516,26 +529,10 @@ split256avx512:
 
 // func AddU64(p *State, key uint64) error
 TEXT ·AddU64(SB), NOSPLIT, $0-32
-	MOVQ p+0(FP), DI
-	MOVBLZX State_U64Add(DI), R9
-	CMPL R9, $const_Block512AVX2
-	JB inGo
-	MOVQ key+8(FP), AX
-	CMPB State_Mum(DI), $0
-	JNE mum
-	HASH_U64
-	JMP probe
-mum:
-	HASH_MUM
-probe:
+	U64_HASH_OR_GO(State_U64Add(DI))
 	MOVQ $0, ret_itable+16(FP) // a nil error
 	MOVQ $0, ret_data+24(FP)
-	CMPL R9, $const_Split256AVX2
-	JEQ split256avx2
-	JB block512avx2
-	CMPL R9, $const_Split256AVX512
-	JEQ split256avx512
-	JB block512avx512
+	U64_PROBE_DISPATCH
 inGo:
 	JMP ·addU64Go(SB)
 block512avx2:
@@ -557,26 +554,10 @@ split256avx512:
 // U64Add's assembly kinds are never concurrent (probe.go, New), so a new
 // key is counted with a plain increment of *State.Items.
 TEXT ·AddNewU64(SB), NOSPLIT, $0-40
-	MOVQ p+0(FP), DI
-	MOVBLZX State_U64Add(DI), R9
-	CMPL R9, $const_Block512AVX2
-	JB inGo
-	MOVQ key+8(FP), AX
-	CMPB State_Mum(DI), $0
-	JNE mum
-	HASH_U64
-	JMP probe
-mum:
-	HASH_MUM
-probe:
+	U64_HASH_OR_GO(State_U64Add(DI))
 	MOVQ $0, err_itable+24(FP) // a nil error
 	MOVQ $0, err_data+32(FP)
-	CMPL R9, $const_Split256AVX2
-	JEQ split256avx2
-	JB block512avx2
-	CMPL R9, $const_Split256AVX512
-	JEQ split256avx512
-	JB block512avx512
+	U64_PROBE_DISPATCH
 inGo:
 	JMP ·addNewU64Go(SB)
 block512avx2:
