@@ -22,9 +22,10 @@
 //
 // Each probe has a form that takes the hash (for byte keys and the C-side
 // hashes) and a U64 form that hashes a 64-bit key itself with XXH3
-// (HASH_U64). ContainsU64 and AddU64, at the end, are what a loop of
-// ContainsUint64 / AddUint64 calls runs: one entry for every kind and both
-// hashes (HASH_U64 or HASH_MUM), which the Go methods inline.
+// (HASH_U64). ContainsU64, AddU64 and AddNewU64, at the end, are what a
+// loop of ContainsUint64 / AddUint64 / InsertNewUint64 calls runs: one entry
+// for every kind and both hashes (HASH_U64 or HASH_MUM), around which the Go
+// methods are one line the compiler inlines.
 
 #include "textflag.h"
 #include "go_asm.h"
