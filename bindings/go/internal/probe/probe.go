@@ -87,19 +87,16 @@ type State struct {
 
 	Bitflip    uint64 // XXH3's constant for 8-byte keys, kept here to be read with the rest
 	MumA, MumB uint64 // Mum's words of the seed
-	Mum        bool   // 64-bit keys hash with Mum (ContainsU64 and AddU64 read it; the U64 forms hash XXH3 only)
+	Mum        bool   // 64-bit keys hash with Mum (the one-call entries read it; the U64 forms hash XXH3 only)
 
 	salts [16]uint32 // the library's salts (Constants.Salts)
 
-	ContainsKind, AddKind Kind // AddKind also serves AddNew
-
-	// The kinds ContainsU64 and AddU64 run: ContainsKind and AddKind, or
-	// None where the key goes to ContainsFallback / AddFallback (a filter
-	// with no bit array here, as the zero State is; a read-only filter's
-	// adds). AddNewU64 runs U64Add's assembly kinds, which are never
-	// concurrent, and counts each new key in *Items.
-	U64Contains, U64Add Kind
-	Items               *uint64 // the C filter's count of keys inserted new (bloomsimd_view.items)
+	// AddKind also serves AddNew; None where the keys go to the fallbacks (a
+	// filter with no bit array here, as the zero State is; a read-only
+	// filter's adds). AddNewU64 runs AddKind's assembly kinds, which are
+	// never concurrent, and counts each new key in *Items.
+	ContainsKind, AddKind Kind
+	Items                 *uint64 // the C filter's count of keys inserted new (bloomsimd_view.items)
 }
 
 // Filter describes a filter's bit array as the C library's view gives it.
@@ -139,21 +136,20 @@ func New(f Filter, c Constants) State {
 			p.AddKind = asm
 		}
 	}
-	p.U64Contains, p.U64Add = p.ContainsKind, p.AddKind
 	if f.ReadOnly {
 		p.RefuseWrites()
 	}
 	return p
 }
 
-// RefuseWrites sends AddU64 to AddFallback (the filter became read-only).
-func (p *State) RefuseWrites() { p.U64Add = None }
+// RefuseWrites sends adds to the fallbacks (the filter became read-only).
+func (p *State) RefuseWrites() { p.AddKind = None }
 
 // One 64-bit key per call: ContainsU64, AddU64 and AddNewU64 (probe_amd64.s on amd64,
 // probe_other.go elsewhere) hash the key with the filter's hash and probe
 // it, in one call that a caller's one-line method inlines, so a loop of
 // single-key calls makes one call per key. Keys of a filter this package
-// does not probe (U64Contains / U64Add None) go to the fallbacks, which
+// does not probe (ContainsKind / AddKind None) go to the fallbacks, which
 // package bloomsimd sets once to its C calls; p is the State of the
 // caller's filter.
 var (
@@ -165,7 +161,7 @@ var (
 // containsU64Go is ContainsU64 for the kinds that run in Go (and where the
 // assembly hands a key over).
 func containsU64Go(p *State, key uint64) bool {
-	if p.U64Contains == None {
+	if p.ContainsKind == None {
 		return ContainsFallback(p, key)
 	}
 	return p.Contains(p.HashU64(key))
@@ -177,7 +173,7 @@ func addNewU64Go(p *State, key uint64) (isNew bool, err error) { return AddNewFa
 
 // addU64Go is AddU64 for the kinds that run in Go.
 func addU64Go(p *State, key uint64) error {
-	if p.U64Add == None {
+	if p.AddKind == None {
 		return AddFallback(p, key)
 	}
 	p.Add(p.HashU64(key))

@@ -114,8 +114,8 @@ GLOBL ones<>(SB), RODATA|NOPTR, $32
 	SHLQ $shift, BX \
 	ADDQ State_Blocks(DI), BX
 
-// U64_HASH_OR_GO(kind): DI = p, R9 = the kind (State_U64Contains(DI) or
-// State_U64Add(DI)); a kind below Block512AVX2 jumps to the function's
+// U64_HASH_OR_GO(kind): DI = p, R9 = the kind (State_ContainsKind(DI) or
+// State_AddKind(DI)); a kind below Block512AVX2 jumps to the function's
 // label inGo; else AX = the key's hash, HASH_MUM or HASH_U64 by State.Mum.
 // (Labels are per function, so each function may use it once.)
 #define U64_HASH_OR_GO(kind) \
@@ -497,7 +497,7 @@ TEXT ·Split256AddNewAVX512(SB), NOSPLIT, $0-17
 	RET
 
 // ContainsU64, AddU64 and AddNewU64 (probe.go): one call per 64-bit key.
-// R9 = the kind (State.U64Contains / U64Add); a kind below Block512AVX2 (None and
+// R9 = the kind (State.ContainsKind / AddKind); a kind below Block512AVX2 (None and
 // the pure-Go kinds) tail-jumps, arguments untouched, to the Go form. The
 // kinds are ordered Block512AVX2 < Split256AVX2 < Block512AVX512 <
 // Split256AVX512 (probe.go), so two compares find any of the four. The key
@@ -505,7 +505,7 @@ TEXT ·Split256AddNewAVX512(SB), NOSPLIT, $0-17
 
 // func ContainsU64(p *State, key uint64) bool
 TEXT ·ContainsU64(SB), NOSPLIT, $0-17
-	U64_HASH_OR_GO(State_U64Contains(DI))
+	U64_HASH_OR_GO(State_ContainsKind(DI))
 	U64_PROBE_DISPATCH
 inGo:
 	JMP ·containsU64Go(SB)
@@ -530,7 +530,7 @@ split256avx512:
 
 // func AddU64(p *State, key uint64) error
 TEXT ·AddU64(SB), NOSPLIT, $0-32
-	U64_HASH_OR_GO(State_U64Add(DI))
+	U64_HASH_OR_GO(State_AddKind(DI))
 	MOVQ $0, ret_itable+16(FP) // a nil error
 	MOVQ $0, ret_data+24(FP)
 	U64_PROBE_DISPATCH
@@ -552,10 +552,10 @@ split256avx512:
 	RET
 
 // func AddNewU64(p *State, key uint64) (isNew bool, err error)
-// U64Add's assembly kinds are never concurrent (probe.go, New), so a new
+// AddKind's assembly kinds are never concurrent (probe.go, New), so a new
 // key is counted with a plain increment of *State.Items.
 TEXT ·AddNewU64(SB), NOSPLIT, $0-40
-	U64_HASH_OR_GO(State_U64Add(DI))
+	U64_HASH_OR_GO(State_AddKind(DI))
 	MOVQ $0, err_itable+24(FP) // a nil error
 	MOVQ $0, err_data+32(FP)
 	U64_PROBE_DISPATCH
