@@ -28,8 +28,16 @@ static const char *const hash_family_names[FAM_COUNT] = {
     "0..n-1", "stride 2^j", "top 16 bits", "top 32 bits", "Snowflake ids", "IPv4", "IPv4 network order",
     "two 32-bit fields", "multiples of 1000", "halves equal", "~i", "random"};
 
+/* The splitmix64 finaliser: a bijection of 64-bit words. */
+static inline uint64_t hash_family_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
 /* Member i of a family (j: the stride's exponent, else unused). The random
- * family is the splitmix64 finaliser of i ^ a constant (a bijection). */
+ * family is hash_family_mix64 of i ^ a constant. */
 static inline uint64_t hash_family_member(int family, unsigned j, uint64_t i)
 {
     switch (family) {
@@ -47,12 +55,7 @@ static inline uint64_t hash_family_member(int family, unsigned j, uint64_t i)
     case FAM_THOUSANDS: return i * 1000;
     case FAM_HALVES: return (i << 32) | i;
     case FAM_COMPLEMENT: return ~i;
-    default: {
-        uint64_t z = i ^ UINT64_C(0x5851F42D4C957F2D);
-        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-        return z ^ (z >> 31);
-    }
+    default: return hash_family_mix64(i ^ UINT64_C(0x5851F42D4C957F2D));
     }
 }
 

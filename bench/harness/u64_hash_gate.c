@@ -23,12 +23,6 @@
 
 #include "hash_families.h" /* tests/: the gate's key families */
 
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
 static inline uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 
 static uint64_t A, B; /* seed words */
@@ -135,8 +129,8 @@ int main(int argc, char **argv)
     uint8_t *out = malloc(n + q);
     unsigned total = 0;
     for (int s = 0; s < seeds; s++) {
-        A = mix64((uint64_t)s ^ UINT64_C(0xA0761D6478BD642F));
-        B = mix64((uint64_t)s ^ UINT64_C(0xE7037ED1A0B428DB));
+        A = hash_family_mix64((uint64_t)s ^ UINT64_C(0xA0761D6478BD642F));
+        B = hash_family_mix64((uint64_t)s ^ UINT64_C(0xE7037ED1A0B428DB));
         unsigned fails = 0;
         static const uint32_t layouts[2] = {BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256};
         for (int l = 0; l < 2; l++)
