@@ -100,11 +100,12 @@ func (f *Filter) writable(op string) error {
 // hands any filter it does not probe to addUint64C.
 func (f *Filter) AddUint64(key uint64) error { return probe.AddU64(&f.probe, key) }
 
-// The fallbacks of AddUint64, ContainsUint64 and InsertNewUint64: the C
-// calls (filters with no single bit array, read-only and closed filters),
-// and for InsertNewUint64 every key the assembly does not probe (pure-Go
-// probes, concurrent filters, whose count is atomic). The probe package
-// calls them with the State at the start of the Filter.
+// The fallbacks of the single-key methods (AddUint64, ContainsUint64 and
+// InsertNewUint64 with the key; Add, Contains and InsertNew with its hash):
+// the C calls (filters with no single bit array, read-only and closed
+// filters), and for the insert-new methods every key the assembly does not
+// probe (pure-Go probes, concurrent filters, whose count is atomic). The
+// probe package calls them with the State at the start of the Filter.
 func init() {
 	probe.ContainsFallback = func(p *probe.State, key uint64) bool { return filterOf(p).containsUint64C(key) }
 	probe.AddFallback = func(p *probe.State, key uint64) error { return filterOf(p).addUint64C(key) }
@@ -112,6 +113,18 @@ func init() {
 		f := filterOf(p)
 		return f.insertNewHash(f.HashUint64(key))
 	}
+	probe.ContainsHashFallback = func(p *probe.State, h uint64) bool {
+		f := filterOf(p)
+		return f.c != nil && f.cContainsHash(h)
+	}
+	probe.AddHashFallback = func(p *probe.State, h uint64) error {
+		f := filterOf(p)
+		if err := f.writable("add"); err != nil {
+			return err
+		}
+		return f.cAddHash(h)
+	}
+	probe.AddNewHashFallback = func(p *probe.State, h uint64) (bool, error) { return filterOf(p).insertNewHash(h) }
 }
 
 // Filter.probe is Filter's first field (the constant below does not
@@ -130,17 +143,10 @@ func (f *Filter) addUint64C(key uint64) error {
 }
 
 // Add inserts one byte key. Errors: ErrReadOnly, ErrClosed.
-func (f *Filter) Add(key []byte) error {
-	if f.probe.AddKind == probe.None || f.readOnly {
-		if err := f.writable("add"); err != nil {
-			return err
-		}
-		return f.cAddHash(f.hash.hash(key))
-	}
-	f.probe.Add(f.hash.hash(key))
-	runtime.KeepAlive(f)
-	return nil
-}
+//
+// The key is hashed in Go (Hash: XXH3 of any length), then probed by one
+// call into the probe package, as AddUint64 probes.
+func (f *Filter) Add(key []byte) error { return probe.AddHash(&f.probe, f.Hash(key)) }
 
 // AddString inserts one string key (the same key as Add([]byte(s))).
 func (f *Filter) AddString(key string) error { return f.Add(stringBytes(key)) }
@@ -155,15 +161,9 @@ func (f *Filter) containsUint64C(key uint64) bool {
 	return hit
 }
 
-// Contains reports whether a byte key may be present.
-func (f *Filter) Contains(key []byte) bool {
-	if f.probe.ContainsKind == probe.None {
-		return f.c != nil && f.cContainsHash(f.hash.hash(key))
-	}
-	hit := f.probe.Contains(f.hash.hash(key))
-	runtime.KeepAlive(f)
-	return hit
-}
+// Contains reports whether a byte key may be present (false for a closed
+// filter). The hash, then one probe call, as Add.
+func (f *Filter) Contains(key []byte) bool { return probe.ContainsHash(&f.probe, f.Hash(key)) }
 
 // ContainsString reports whether a string key may be present.
 func (f *Filter) ContainsString(key string) bool { return f.Contains(stringBytes(key)) }
@@ -191,8 +191,8 @@ func (f *Filter) cContainsHash(h uint64) bool {
 // One call into the probe package, as AddUint64.
 func (f *Filter) InsertNewUint64(key uint64) (bool, error) { return probe.AddNewU64(&f.probe, key) }
 
-// InsertNew is InsertNewUint64 for a byte key.
-func (f *Filter) InsertNew(key []byte) (bool, error) { return f.insertNewHash(f.Hash(key)) }
+// InsertNew is InsertNewUint64 for a byte key: the hash, then one call, as Add.
+func (f *Filter) InsertNew(key []byte) (bool, error) { return probe.AddNewHash(&f.probe, f.Hash(key)) }
 
 // InsertNewString is InsertNewUint64 for a string key.
 func (f *Filter) InsertNewString(key string) (bool, error) { return f.InsertNew(stringBytes(key)) }

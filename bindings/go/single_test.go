@@ -219,10 +219,11 @@ func TestInsertNewSingleReportsFirstInsertOnly(t *testing.T) {
 	}
 }
 
-// InsertNewUint64 (one call: the assembly on the avx2 and avx512 kernels)
-// reports new exactly the keys the C library's insert-new reports new, on
-// every kernel, layout and hash, plain and concurrent, leaves the same bits,
-// and counts them in Info().Items as the C calls do.
+// InsertNewUint64 and InsertNew (one probe call: the assembly on the avx2
+// and avx512 kernels) report new exactly the keys the C library's
+// insert-new reports new, on every kernel, layout and hash, plain and
+// concurrent, leave the same bits, and count them in Info().Items as the C
+// calls do.
 func TestInsertNewSingleMatchesCOnEveryKernel(t *testing.T) {
 	seq := keys(71, 3000)
 	seq = append(seq, seq[:1000]...) // repeats
@@ -248,6 +249,25 @@ func TestInsertNewSingleMatchesCOnEveryKernel(t *testing.T) {
 						}
 						if isNew != out[0] || (i >= 3000 && isNew) {
 							t.Fatalf("%s: key %d new %v, the C call says %v", what, i, isNew, out[0])
+						}
+						if isNew {
+							fresh++
+						}
+					}
+					// byte keys of every length path (InsertNew: the Go hash, then
+					// one call), against the C library's batch of one
+					bk := byteKeys(72, 1500)
+					bk = append(bk, bk[:500]...)
+					for i, key := range bk {
+						isNew, err := f.InsertNew(key)
+						if err != nil {
+							t.Fatalf("%s: %v", what, err)
+						}
+						if _, err := ref.InsertNewBytes([][]byte{key}, out); err != nil {
+							t.Fatal(err)
+						}
+						if isNew != out[0] || (i >= 1500 && isNew) {
+							t.Fatalf("%s: byte key %d new %v, the C call says %v", what, i, isNew, out[0])
 						}
 						if isNew {
 							fresh++

@@ -112,25 +112,20 @@ func (s *xxh3Secret) hashU64(key uint64) uint64 {
 	return rrmxmx(bits.RotateLeft64(key, 32)^s.bitflip, 8)
 }
 
-// hash is XXH3_64bits_withSeed(b, len(b), seed).
+// hash is XXH3_64bits_withSeed(b, len(b), seed). The paths of 0..16 bytes
+// are written out here rather than called: a single-key Add or Contains of
+// a short key then makes one call for its hash (Go has no callee-saved
+// registers, so every call level spills the caller's loop state).
 func (s *xxh3Secret) hash(b []byte) uint64 {
-	n := len(b)
-	switch {
-	case n <= 16:
-		return s.hash0to16(b)
-	case n <= 128:
-		return s.hash17to128(b)
-	case n <= 240:
-		return s.hash129to240(b)
-	default:
-		return hashLong(b, &s.custom)
-	}
-}
-
-func (s *xxh3Secret) hash0to16(b []byte) uint64 {
 	n := len(b)
 	seed := s.seed
 	switch {
+	case n > 240:
+		return hashLong(b, &s.custom)
+	case n > 128:
+		return s.hash129to240(b)
+	case n > 16:
+		return s.hash17to128(b)
 	case n > 8:
 		flip1 := (le64(kSecret[24:]) ^ le64(kSecret[32:])) + seed
 		flip2 := (le64(kSecret[40:]) ^ le64(kSecret[48:])) - seed

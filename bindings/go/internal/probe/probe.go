@@ -158,6 +158,37 @@ var (
 	AddNewFallback   func(p *State, key uint64) (bool, error) // every key AddNewU64 does not probe
 )
 
+// One byte key per call: ContainsHash, AddHash and AddNewHash take the
+// key's hash (the caller hashes byte keys: XXH3 of any length) and probe it
+// as the U64 entries do, so a byte-key method is the hash call and one
+// probe call. Their fallbacks take the hash.
+var (
+	ContainsHashFallback func(p *State, h uint64) bool
+	AddHashFallback      func(p *State, h uint64) error
+	AddNewHashFallback   func(p *State, h uint64) (bool, error) // every hash AddNewHash does not probe
+)
+
+// containsHashGo is ContainsHash for the kinds that run in Go.
+func containsHashGo(p *State, h uint64) bool {
+	if p.ContainsKind == None {
+		return ContainsHashFallback(p, h)
+	}
+	return p.Contains(h)
+}
+
+// addHashGo is AddHash for the kinds that run in Go.
+func addHashGo(p *State, h uint64) error {
+	if p.AddKind == None {
+		return AddHashFallback(p, h)
+	}
+	p.Add(h)
+	return nil
+}
+
+// addNewHashGo is AddNewHash where the assembly does not probe: the
+// caller's own path keeps the count, atomically on concurrent filters.
+func addNewHashGo(p *State, h uint64) (isNew bool, err error) { return AddNewHashFallback(p, h) }
+
 // containsU64Go is ContainsU64 for the kinds that run in Go (and where the
 // assembly hands a key over).
 func containsU64Go(p *State, key uint64) bool {

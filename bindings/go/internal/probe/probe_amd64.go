@@ -147,6 +147,13 @@ func ContainsU64(p *State, key uint64) bool
 func AddU64(p *State, key uint64) error
 func AddNewU64(p *State, key uint64) (isNew bool, err error)
 
+// ContainsHash, AddHash and AddNewHash (probe.go): the same for a hash
+// computed by the caller (a byte key's); any other kind jumps to
+// containsHashGo / addHashGo / addNewHashGo.
+func ContainsHash(p *State, h uint64) bool
+func AddHash(p *State, h uint64) error
+func AddNewHash(p *State, h uint64) (isNew bool, err error)
+
 // FloorU64 is not a probe: it hashes the key as the U64 probes do, finds
 // its 64-byte block and reads one word of it, nothing more (its answer means
 // nothing). The benchmarks call it as the floor of any single-key lookup

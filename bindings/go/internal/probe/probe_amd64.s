@@ -25,7 +25,9 @@
 // (HASH_U64). ContainsU64, AddU64 and AddNewU64, at the end, are what a
 // loop of ContainsUint64 / AddUint64 / InsertNewUint64 calls runs: one entry
 // for every kind and both hashes (HASH_U64 or HASH_MUM), around which the Go
-// methods are one line the compiler inlines.
+// methods are one line the compiler inlines. ContainsHash, AddHash and
+// AddNewHash are the same entries for a hash the caller computed: what
+// Contains / Add / InsertNew call with a byte key's XXH3.
 
 #include "textflag.h"
 #include "go_asm.h"
@@ -70,6 +72,11 @@ GLOBL ones<>(SB), RODATA|NOPTR, $32
 
 // HASH_U64_BMI2 is HASH_U64 with BMI2's rorx (the AVX-512 probes: the
 // library's avx512 kernel, and this package, require BMI2 with AVX-512).
+// Measured in the AVX2 entries on Zen 3 (ContainsU64, paired rounds against
+// HASH_U64): this form took 1.07-1.10x the time, and the same with the
+// multiplier in a register (MOVQ $PRIME_MX2, R8) was level (0.985-1.00), so
+// the memory operand, not rorx, is what costs there. The AVX-512 entries
+// keep this form until it is measured on an AVX-512 CPU.
 #define HASH_U64_BMI2 \
 	RORXQ $32, AX, AX \
 	XORQ State_Bitflip(DI), AX \
@@ -114,15 +121,18 @@ GLOBL ones<>(SB), RODATA|NOPTR, $32
 	SHLQ $shift, BX \
 	ADDQ State_Blocks(DI), BX
 
-// U64_HASH_OR_GO(kind): DI = p, R9 = the kind (State_ContainsKind(DI) or
-// State_AddKind(DI)); a kind below Block512AVX2 jumps to the function's
-// label inGo; else AX = the key's hash, HASH_MUM or HASH_U64 by State.Mum.
-// (Labels are per function, so each function may use it once.)
-#define U64_HASH_OR_GO(kind) \
+// KIND_OR_GO(kind): DI = p, R9 = the kind; to the function's label inGo if
+// the kind is not an assembly one.
+#define KIND_OR_GO(kind) \
 	MOVQ p+0(FP), DI \
 	MOVBLZX kind, R9 \
 	CMPL R9, $const_Block512AVX2 \
-	JB inGo \
+	JB inGo
+
+// U64_HASH_OR_GO(kind): KIND_OR_GO, then AX = the hash of the key, HASH_MUM
+// or HASH_U64 by State.Mum.
+#define U64_HASH_OR_GO(kind) \
+	KIND_OR_GO(kind) \
 	MOVQ key+8(FP), AX \
 	CMPB State_Mum(DI), $0 \
 	JNE mum \
@@ -132,16 +142,94 @@ mum: \
 	HASH_MUM \
 hashed:
 
-// U64_PROBE_DISPATCH: jumps to the function's label of kind R9
+// PROBE_DISPATCH: jumps to the function's label of kind R9
 // (block512avx2, split256avx2, block512avx512, split256avx512); falls
 // through for any larger kind.
-#define U64_PROBE_DISPATCH \
+#define PROBE_DISPATCH \
 	CMPL R9, $const_Split256AVX2 \
 	JEQ split256avx2 \
 	JB block512avx2 \
 	CMPL R9, $const_Split256AVX512 \
 	JEQ split256avx512 \
 	JB block512avx512
+
+// The *_BY_KIND macros, used by the one-call entries at the end: each holds
+// one function's dispatch and its four probes (labels are per function).
+// They stand before the first TEXT because vet reads a macro's FP
+// references as the enclosing function's; the probe macros they expand are
+// defined below.
+
+// CONTAINS_BY_KIND: the lookup of hash AX, written to ret.
+#define CONTAINS_BY_KIND \
+	PROBE_DISPATCH \
+	JMP inGo \
+block512avx2: \
+	CONTAINS512_AVX2 \
+	SETEQ ret+16(FP) \
+	VZEROUPPER \
+	RET \
+split256avx2: \
+	CONTAINS256_AVX2 \
+	SETEQ ret+16(FP) \
+	VZEROUPPER \
+	RET \
+block512avx512: \
+	CONTAINS512_AVX512 \
+	SETEQ ret+16(FP) \
+	RET \
+split256avx512: \
+	CONTAINS256_AVX512 \
+	SETEQ ret+16(FP) \
+	RET
+
+// ADD_BY_KIND: the insert of hash AX, returning a nil error.
+#define ADD_BY_KIND \
+	MOVQ $0, ret_itable+16(FP) \
+	MOVQ $0, ret_data+24(FP) \
+	PROBE_DISPATCH \
+	JMP inGo \
+block512avx2: \
+	ADD512_AVX2 \
+	VZEROUPPER \
+	RET \
+split256avx2: \
+	ADD256_AVX2 \
+	VZEROUPPER \
+	RET \
+block512avx512: \
+	ADD512_AVX512 \
+	RET \
+split256avx512: \
+	ADD256_AVX512 \
+	RET
+
+// ADDNEW_BY_KIND: the insert of hash AX, reporting whether a bit was missing,
+// and counting a new key in *State.Items. AddKind's assembly kinds are never
+// concurrent (probe.go, New), so the count is a plain increment.
+#define ADDNEW_BY_KIND \
+	MOVQ $0, err_itable+24(FP) \
+	MOVQ $0, err_data+32(FP) \
+	PROBE_DISPATCH \
+	JMP inGo \
+block512avx2: \
+	ADDNEW512_AVX2 \
+	VZEROUPPER \
+	JMP count \
+split256avx2: \
+	ADDNEW256_AVX2 \
+	VZEROUPPER \
+	JMP count \
+block512avx512: \
+	ADDNEW512_AVX512 \
+	JMP count \
+split256avx512: \
+	ADDNEW256_AVX512 \
+count: \
+	SETNE isNew+16(FP) \
+	MOVBQZX isNew+16(FP), AX \
+	MOVQ State_Items(DI), R10 \
+	ADDQ AX, (R10) \
+	RET
 
 // func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
@@ -496,90 +584,61 @@ TEXT ·Split256AddNewAVX512(SB), NOSPLIT, $0-17
 	SETNE ret+16(FP)
 	RET
 
-// ContainsU64, AddU64 and AddNewU64 (probe.go): one call per 64-bit key.
+// ---- One call per key: the U64 entries (a 64-bit key, hashed here) and the
+// Hash entries (a byte key's hash, computed in Go) ----
+//
 // R9 = the kind (State.ContainsKind / AddKind); a kind below Block512AVX2 (None and
 // the pure-Go kinds) tail-jumps, arguments untouched, to the Go form. The
 // kinds are ordered Block512AVX2 < Split256AVX2 < Block512AVX512 <
-// Split256AVX512 (probe.go), so two compares find any of the four. The key
-// is hashed once, by the filter's hash (State.Mum), before the probe.
+// Split256AVX512 (probe.go), so two compares find any of the four; a larger
+// kind goes to Go too. The U64 entries hash the key once, by the filter's
+// hash (State.Mum), before the probe (the *_BY_KIND macros are at the
+// top of this file).
 
 // func ContainsU64(p *State, key uint64) bool
 TEXT ·ContainsU64(SB), NOSPLIT, $0-17
 	U64_HASH_OR_GO(State_ContainsKind(DI))
-	U64_PROBE_DISPATCH
+	CONTAINS_BY_KIND
 inGo:
 	JMP ·containsU64Go(SB)
-block512avx2:
-	CONTAINS512_AVX2
-	SETEQ ret+16(FP)
-	VZEROUPPER
-	RET
-split256avx2:
-	CONTAINS256_AVX2
-	SETEQ ret+16(FP)
-	VZEROUPPER
-	RET
-block512avx512:
-	CONTAINS512_AVX512
-	SETEQ ret+16(FP)
-	RET
-split256avx512:
-	CONTAINS256_AVX512
-	SETEQ ret+16(FP)
-	RET
 
 // func AddU64(p *State, key uint64) error
 TEXT ·AddU64(SB), NOSPLIT, $0-32
 	U64_HASH_OR_GO(State_AddKind(DI))
-	MOVQ $0, ret_itable+16(FP) // a nil error
-	MOVQ $0, ret_data+24(FP)
-	U64_PROBE_DISPATCH
+	ADD_BY_KIND
 inGo:
 	JMP ·addU64Go(SB)
-block512avx2:
-	ADD512_AVX2
-	VZEROUPPER
-	RET
-split256avx2:
-	ADD256_AVX2
-	VZEROUPPER
-	RET
-block512avx512:
-	ADD512_AVX512
-	RET
-split256avx512:
-	ADD256_AVX512
-	RET
 
 // func AddNewU64(p *State, key uint64) (isNew bool, err error)
-// AddKind's assembly kinds are never concurrent (probe.go, New), so a new
-// key is counted with a plain increment of *State.Items.
 TEXT ·AddNewU64(SB), NOSPLIT, $0-40
 	U64_HASH_OR_GO(State_AddKind(DI))
-	MOVQ $0, err_itable+24(FP) // a nil error
-	MOVQ $0, err_data+32(FP)
-	U64_PROBE_DISPATCH
+	ADDNEW_BY_KIND
 inGo:
 	JMP ·addNewU64Go(SB)
-block512avx2:
-	ADDNEW512_AVX2
-	VZEROUPPER
-	JMP count
-split256avx2:
-	ADDNEW256_AVX2
-	VZEROUPPER
-	JMP count
-block512avx512:
-	ADDNEW512_AVX512
-	JMP count
-split256avx512:
-	ADDNEW256_AVX512
-count:
-	SETNE isNew+16(FP) // a bit was missing: the key is new
-	MOVBQZX isNew+16(FP), AX
-	MOVQ State_Items(DI), R10
-	ADDQ AX, (R10)
-	RET
+
+// func ContainsHash(p *State, h uint64) bool
+TEXT ·ContainsHash(SB), NOSPLIT, $0-17
+	KIND_OR_GO(State_ContainsKind(DI))
+	MOVQ h+8(FP), AX
+	CONTAINS_BY_KIND
+inGo:
+	JMP ·containsHashGo(SB)
+
+// func AddHash(p *State, h uint64) error
+TEXT ·AddHash(SB), NOSPLIT, $0-32
+	KIND_OR_GO(State_AddKind(DI))
+	MOVQ h+8(FP), AX
+	ADD_BY_KIND
+inGo:
+	JMP ·addHashGo(SB)
+
+// func AddNewHash(p *State, h uint64) (isNew bool, err error)
+TEXT ·AddNewHash(SB), NOSPLIT, $0-40
+	KIND_OR_GO(State_AddKind(DI))
+	MOVQ h+8(FP), AX
+	ADDNEW_BY_KIND
+inGo:
+	JMP ·addNewHashGo(SB)
 
 // func FloorU64(p *State, key uint64) bool
 TEXT ·FloorU64(SB), NOSPLIT, $0-17

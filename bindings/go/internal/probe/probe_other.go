@@ -18,6 +18,11 @@ func ContainsU64(p *State, key uint64) bool                  { return containsU6
 func AddU64(p *State, key uint64) error                      { return addU64Go(p, key) }
 func AddNewU64(p *State, key uint64) (isNew bool, err error) { return addNewU64Go(p, key) }
 
+// ContainsHash, AddHash and AddNewHash (probe.go) run in Go here.
+func ContainsHash(p *State, h uint64) bool                  { return containsHashGo(p, h) }
+func AddHash(p *State, h uint64) error                      { return addHashGo(p, h) }
+func AddNewHash(p *State, h uint64) (isNew bool, err error) { return addNewHashGo(p, h) }
+
 func Block512ContainsAVX2(p *State, h uint64) bool        { return p.block512Contains(h) }
 func Block512ContainsU64AVX2(p *State, key uint64) bool   { return p.block512Contains(p.XXH3U64(key)) }
 func Block512AddAVX2(p *State, h uint64)                  { p.block512AddNew(h) }

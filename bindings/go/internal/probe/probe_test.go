@@ -11,8 +11,9 @@ import (
 // The assembly probes against the pure-Go ones over Go memory: for both
 // layouts, every k (with a selection table of the same shape as SELECT_k:
 // 64 rows of k bits, and random salts, so a probe that read any salts but
-// the State's would differ), both hashes, the U64 forms and the one-call
-// entries ContainsU64 / AddU64 (which hash in the assembly), each probe's
+// the State's would differ), both hashes, the U64 forms, the one-call
+// entries ContainsU64 / AddU64 / AddNewU64 (which hash in the assembly) and
+// ContainsHash / AddHash / AddNewHash (which take a hash), each probe's
 // filter bytes and answers must equal pure Go's. (single_test.go in the parent package
 // checks both against the C kernels.) With the purego tag, or on a CPU
 // without AVX2 or AVX-512, the kinds that cannot run are skipped.
@@ -58,8 +59,17 @@ func pureGoAddNew(p *State, key uint64) (bool, error) {
 	return isNew, nil
 }
 
+// The same for AddNewHash, whose fallback takes the hash.
+func pureGoAddNewHash(p *State, h uint64) (bool, error) {
+	isNew := p.AddNew(h)
+	if isNew {
+		*p.Items++
+	}
+	return isNew, nil
+}
+
 func TestAssemblyMatchesPureGo(t *testing.T) {
-	AddNewFallback = pureGoAddNew
+	AddNewFallback, AddNewHashFallback = pureGoAddNew, pureGoAddNewHash
 	rng := rand.New(rand.NewSource(1))
 	ran := 0
 	for kind, ops := range asmOps {
@@ -99,6 +109,12 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 				x := rng.Uint64()
 				switch i % 4 {
 				case 0:
+					if i%8 == 4 { // the one-call entry for a hash
+						if AddHash(&pa, x) != nil || AddHash(&pg, x) != nil {
+							t.Fatalf("%v k=%d: AddHash failed", kind, k)
+						}
+						break
+					}
 					ops.add(&pa, x)
 					pg.Add(x)
 				case 1: // the one-call entries, hashing in the assembly, against pure Go's
@@ -120,6 +136,15 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 						pg.Add(pg.HashU64(x))
 					}
 				default:
+					if i%8 == 7 {
+						na, ea := AddNewHash(&pa, x)
+						ng, eg := AddNewHash(&pg, x)
+						if na != ng || ea != nil || eg != nil || itemsA != itemsG {
+							t.Fatalf("%v k=%d: AddNewHash %v (count %d), pure Go %v (count %d)", kind, k, na, itemsA,
+								ng, itemsG)
+						}
+						break
+					}
 					if na, ng := ops.addNew(&pa, x), pg.AddNew(x); na != ng {
 						t.Fatalf("%v k=%d: AddNew %v, pure Go %v", kind, k, na, ng)
 					}
@@ -132,6 +157,9 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 					if ca, cg := ops.contains(&pa, q), pg.Contains(q); ca != cg {
 						t.Fatalf("%v k=%d: Contains %v, pure Go %v", kind, k, ca, cg)
 					}
+					if ca, cg := ContainsHash(&pa, q), ContainsHash(&pg, q); ca != cg || cg != pg.Contains(q) {
+						t.Fatalf("%v k=%d: ContainsHash %v, pure Go %v", kind, k, ca, cg)
+					}
 					if ca, cg := ContainsU64(&pa, q), ContainsU64(&pg, q); ca != cg || cg != pg.Contains(pg.HashU64(q)) {
 						t.Fatalf("%v hash %d k=%d: ContainsU64 %v, pure Go %v", kind, hash, k, ca, cg)
 					}
@@ -141,7 +169,8 @@ func TestAssemblyMatchesPureGo(t *testing.T) {
 						}
 					}
 				}
-				if !ops.contains(&pa, x) && i%4 == 0 || !ContainsU64(&pa, x) && i%4 == 1 {
+				if !ops.contains(&pa, x) && i%4 == 0 || !ContainsU64(&pa, x) && i%4 == 1 ||
+					!ContainsHash(&pa, x) && (i%8 == 4 || i%8 == 7) {
 					t.Fatalf("%v k=%d: false negative", kind, k)
 				}
 			}
