@@ -11,7 +11,8 @@
 #      and the package's pytest suite against the installed copy (its C reference
 #      program and CLI come from BUILD_DIR): the whole suite on the wheel, the files
 #      shipped; on the sdist's own build, test_against_c.py (filters byte-identical to
-#      the C library's on every kernel) and test_api.py, to keep the stage short.
+#      the C library's on every kernel) and test_api.py, to keep the stage short, and
+#      the sdist's own test_hash_vectors.py from the unpacked sdist (its vectors ship in it).
 # Nothing is written outside a temporary directory but setuptools' build/ and
 # bloomsimd.egg-info/ in bindings/python (both ignored by git).
 set -euo pipefail
@@ -34,6 +35,7 @@ sdist=$(ls "$work"/empty/*.tar.gz)
 wheel=$(ls "$work"/empty/*.whl)
 tar tzf "$sdist" >"$work/sdist.txt"
 grep -q '/csrc/kernels/avx2.c$' "$work/sdist.txt" || fail "the sdist lacks the library's sources"
+grep -q '/tests/fixtures/hash_vectors.txt$' "$work/sdist.txt" || fail "the sdist lacks tests/fixtures/hash_vectors.txt"
 echo "python.sh: built $(basename "$sdist") ($(stat -c %s "$sdist") bytes) and $(basename "$wheel") ($(stat -c %s "$wheel") bytes)"
 
 c_default=$("$build/bloomsimd-example" 1000 | sed -n 's/.*(default on this CPU: \([a-z0-9]*\)).*/\1/p')
@@ -58,5 +60,10 @@ for what in wheel sdist; do
   [ $what = sdist ] && suite=("$root/bindings/python/tests/test_against_c.py" "$root/bindings/python/tests/test_api.py")
   (cd "$work/empty" && BLOOMSIMD_BUILD_DIR=$build BLOOMSIMD_EXPECT_PREFIX=$venv PYTHONDONTWRITEBYTECODE=1 \
     "$venv/bin/python" -m pytest -q -p no:cacheprovider "${suite[@]}") || fail "the suite against the installed $what"
+  if [ $what = sdist ]; then # the sdist's own tests, unpacked away from the checkout, find their vectors
+    mkdir -p "$work/unpacked" && tar xzf "$sdist" -C "$work/unpacked"
+    (cd "$work/empty" && BLOOMSIMD_EXPECT_PREFIX=$venv PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" -m pytest -q \
+      -p no:cacheprovider "$work"/unpacked/*/tests/test_hash_vectors.py) || fail "the sdist's tests/test_hash_vectors.py"
+  fi
 done
 echo "python.sh: ok: the sdist and the wheel install with pip --no-index into fresh venvs and pass the suite"

@@ -11,7 +11,11 @@ import pytest
 
 import bloomsimd
 
-VECTORS = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "hash_vectors.txt"
+# beside this file in an sdist (setup.py copies it there); in a checkout, at the top
+HERE = Path(__file__).resolve().parent
+VECTORS = next((p for p in (HERE / "fixtures" / "hash_vectors.txt",
+                            HERE.parents[2] / "tests" / "fixtures" / "hash_vectors.txt") if p.exists()),
+               HERE.parents[2] / "tests" / "fixtures" / "hash_vectors.txt")
 HASHES = {1: "xxh3", 3: "mum"}
 LAYOUTS = {2: ("block512", 64), 3: ("split256", 32)}
 PAYLOAD = 4096
