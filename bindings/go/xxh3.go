@@ -60,8 +60,13 @@ var kSecret = [secretSize]byte{
 // the custom secret of the long path.
 type xxh3Secret struct {
 	seed    uint64
-	bitflip uint64 // the 4..8-byte path's constant (u64 keys): kernels/layout.h section 1
-	custom  [secretSize]byte
+	bitflip uint64    // the 4..8-byte path's constant (u64 keys): kernels/layout.h section 1
+	flip916 [2]uint64 // the 9..16-byte path's two constants
+	// words[i] is the custom secret's 64-bit word i (kSecret's word plus the seed for even
+	// i, minus it for odd i): the 17..128-byte path mixes 16 bytes with words 2j and 2j+1,
+	// which are its secret at offset 16j with the seed already applied
+	words  [16]uint64
+	custom [secretSize]byte
 }
 
 func newXXH3Secret(seed uint64) *xxh3Secret {
@@ -69,9 +74,13 @@ func newXXH3Secret(seed uint64) *xxh3Secret {
 	// 4..8-byte path: the seed with its low half byte-swapped into the high half.
 	mixed := seed ^ uint64(bits.ReverseBytes32(uint32(seed)))<<32
 	s.bitflip = (le64(kSecret[8:]) ^ le64(kSecret[16:])) - mixed
+	s.flip916 = [2]uint64{(le64(kSecret[24:]) ^ le64(kSecret[32:])) + seed, (le64(kSecret[40:]) ^ le64(kSecret[48:])) - seed}
 	for i := 0; i < secretSize; i += 16 {
 		binary.LittleEndian.PutUint64(s.custom[i:], le64(kSecret[i:])+seed)
 		binary.LittleEndian.PutUint64(s.custom[i+8:], le64(kSecret[i+8:])-seed)
+	}
+	for i := range s.words {
+		s.words[i] = le64(s.custom[8*i:])
 	}
 	return s
 }
@@ -127,10 +136,8 @@ func (s *xxh3Secret) hash(b []byte) uint64 {
 	case n > 16:
 		return s.hash17to128(b)
 	case n > 8:
-		flip1 := (le64(kSecret[24:]) ^ le64(kSecret[32:])) + seed
-		flip2 := (le64(kSecret[40:]) ^ le64(kSecret[48:])) - seed
-		lo := le64(b) ^ flip1
-		hi := le64(b[n-8:]) ^ flip2
+		lo := le64(b) ^ s.flip916[0]
+		hi := le64(b[n-8:]) ^ s.flip916[1]
 		acc := uint64(n) + bits.ReverseBytes64(lo) + hi + mulFold64(lo, hi)
 		return xxh3Avalanche(acc)
 	case n >= 4:
@@ -149,24 +156,32 @@ func mix16(b []byte, secret []byte, seed uint64) uint64 {
 	return mulFold64(le64(b)^(le64(secret)+seed), le64(b[8:])^(le64(secret[8:])-seed))
 }
 
+// mix16w is mix16 of 16 bytes with secret words lo, hi that carry the seed.
+func mix16w(p *[16]byte, lo, hi uint64) uint64 {
+	return mulFold64(binary.LittleEndian.Uint64(p[:8])^lo, binary.LittleEndian.Uint64(p[8:])^hi)
+}
+
+// hash17to128 mixes 16-byte pieces from both ends of the key with the
+// seeded secret words (s.words); each piece is an array pointer, so its two
+// loads need no bounds checks of their own.
 func (s *xxh3Secret) hash17to128(b []byte) uint64 {
 	n := len(b)
-	seed := s.seed
+	w := &s.words
 	acc := uint64(n) * prime64_1
 	if n > 32 {
 		if n > 64 {
 			if n > 96 {
-				acc += mix16(b[48:], kSecret[96:], seed)
-				acc += mix16(b[n-64:], kSecret[112:], seed)
+				acc += mix16w((*[16]byte)(b[48:64]), w[12], w[13])
+				acc += mix16w((*[16]byte)(b[n-64:n-48]), w[14], w[15])
 			}
-			acc += mix16(b[32:], kSecret[64:], seed)
-			acc += mix16(b[n-48:], kSecret[80:], seed)
+			acc += mix16w((*[16]byte)(b[32:48]), w[8], w[9])
+			acc += mix16w((*[16]byte)(b[n-48:n-32]), w[10], w[11])
 		}
-		acc += mix16(b[16:], kSecret[32:], seed)
-		acc += mix16(b[n-32:], kSecret[48:], seed)
+		acc += mix16w((*[16]byte)(b[16:32]), w[4], w[5])
+		acc += mix16w((*[16]byte)(b[n-32:n-16]), w[6], w[7])
 	}
-	acc += mix16(b, kSecret[0:], seed)
-	acc += mix16(b[n-16:], kSecret[16:], seed)
+	acc += mix16w((*[16]byte)(b[0:16]), w[0], w[1])
+	acc += mix16w((*[16]byte)(b[n-16:n]), w[2], w[3])
 	return xxh3Avalanche(acc)
 }
 
