@@ -63,8 +63,8 @@ type xxh3Secret struct {
 	bitflip uint64    // the 4..8-byte path's constant (u64 keys): kernels/layout.h section 1
 	flip916 [2]uint64 // the 9..16-byte path's two constants
 	// words[i] is the custom secret's 64-bit word i (kSecret's word plus the seed for even
-	// i, minus it for odd i): the 17..128-byte path mixes 16 bytes with words 2j and 2j+1,
-	// which are its secret at offset 16j with the seed already applied
+	// i, minus it for odd i): the 17..240-byte paths mix 16 bytes with words 2j and 2j+1,
+	// which are their secret at offset 16j with the seed already applied
 	words [16]uint64
 	// the 129..240-byte path's pieces past the first 128 bytes use the secret at offsets
 	// 3 + 16j (mid[j]) and 119 (last), not multiples of 8: their two words, seed applied
@@ -162,7 +162,8 @@ func (s *xxh3Secret) hash(b []byte) uint64 {
 	}
 }
 
-// mix16w is mix16 of 16 bytes with secret words lo, hi that carry the seed.
+// mix16w is XXH3's 16-byte mix (mix16B in the specification) of 16 bytes
+// with the secret words lo, hi, which already carry the seed.
 func mix16w(p *[16]byte, lo, hi uint64) uint64 {
 	return mulFold64(binary.LittleEndian.Uint64(p[:8])^lo, binary.LittleEndian.Uint64(p[8:])^hi)
 }
