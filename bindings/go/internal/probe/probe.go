@@ -87,7 +87,7 @@ type State struct {
 
 	Bitflip    uint64 // XXH3's constant for 8-byte keys, kept here to be read with the rest
 	MumA, MumB uint64 // Mum's words of the seed
-	Mum        bool   // 64-bit keys hash with Mum (the one-call entries read it; the U64 forms hash XXH3 only)
+	Mum        bool   // 64-bit keys hash with Mum (the U64 entries read it)
 
 	salts [16]uint32 // the library's salts (Constants.Salts)
 
@@ -256,42 +256,35 @@ func tablesOf(sel *[64]uint16) *tables {
 	return t
 }
 
-// Contains reports whether every bit of hash h is set.
+// Contains, AddNew and Add are the pure-Go probes of hash h, for the kinds
+// that run in Go (the one-call entries send the assembly kinds to
+// probe_amd64.s and never here). Contains reports whether every bit of h is
+// set; AddNew sets them and reports whether one was missing; Add sets them.
+// An assembly kind reaching them anyway is probed as its layout in Go: its
+// lookups through ContainsHash (a concurrent filter's lookups have an
+// assembly kind, and their vector loads are the racy-safe read), its adds
+// as plain stores (AddKind is an assembly kind only on filters that are not
+// concurrent).
 func (p *State) Contains(h uint64) bool {
 	switch p.ContainsKind {
-	case Block512AVX512:
-		return Block512ContainsAVX512(p, h)
-	case Split256AVX512:
-		return Split256ContainsAVX512(p, h)
-	case Block512AVX2:
-		return Block512ContainsAVX2(p, h)
-	case Split256AVX2:
-		return Split256ContainsAVX2(p, h)
 	case Block512:
 		return p.block512Contains(h)
 	case Split256:
 		return p.split256Contains(h)
 	case Block512Atomic:
 		return p.block512ContainsAtomic(h)
-	default:
+	case Split256Atomic:
 		return p.split256ContainsAtomic(h)
+	default:
+		return ContainsHash(p, h)
 	}
 }
 
-// AddNew sets the bits of h and reports whether one was missing.
 func (p *State) AddNew(h uint64) bool {
 	switch p.AddKind {
-	case Block512AVX512:
-		return Block512AddNewAVX512(p, h)
-	case Split256AVX512:
-		return Split256AddNewAVX512(p, h)
-	case Block512AVX2:
-		return Block512AddNewAVX2(p, h)
-	case Split256AVX2:
-		return Split256AddNewAVX2(p, h)
-	case Block512:
+	case Block512, Block512AVX2, Block512AVX512:
 		return p.block512AddNew(h)
-	case Split256:
+	case Split256, Split256AVX2, Split256AVX512:
 		return p.split256AddNew(h)
 	case Block512Atomic:
 		return p.block512AddNewAtomic(h)
@@ -300,21 +293,7 @@ func (p *State) AddNew(h uint64) bool {
 	}
 }
 
-// Add sets the bits of h.
-func (p *State) Add(h uint64) {
-	switch p.AddKind {
-	case Block512AVX512:
-		Block512AddAVX512(p, h)
-	case Split256AVX512:
-		Split256AddAVX512(p, h)
-	case Block512AVX2:
-		Block512AddAVX2(p, h)
-	case Split256AVX2:
-		Split256AddAVX2(p, h)
-	default:
-		p.AddNew(h)
-	}
-}
+func (p *State) Add(h uint64) { p.AddNew(h) }
 
 // HashU64 is the filter's hash of a 64-bit key: MumU64 or XXH3U64.
 func (p *State) HashU64(key uint64) uint64 {

@@ -20,12 +20,11 @@
 // The salts are the library's (bloomsimd_get_probe), read from State.salts
 // through the State pointer (DI): no copy of kernels/layout.h's table here.
 //
-// Each probe has a form that takes the hash (for byte keys and the C-side
-// hashes) and a U64 form that hashes a 64-bit key itself with XXH3
-// (HASH_U64). ContainsU64, AddU64 and AddNewU64, at the end, are what a
-// loop of ContainsUint64 / AddUint64 / InsertNewUint64 calls runs: one entry
-// for every kind and both hashes (HASH_U64 or HASH_MUM), around which the Go
-// methods are one line the compiler inlines. ContainsHash, AddHash and
+// The probes are macros; the entries at the end run them. ContainsU64,
+// AddU64 and AddNewU64 are what a loop of ContainsUint64 / AddUint64 /
+// InsertNewUint64 calls runs: one entry for every kind and both hashes
+// (HASH_U64 or HASH_MUM), around which the Go methods are one line the
+// compiler inlines. ContainsHash, AddHash and
 // AddNewHash are the same entries for a hash the caller computed: what
 // Contains / Add / InsertNew call with a byte key's XXH3.
 
@@ -35,10 +34,6 @@
 // one<>: a 32-bit 1, broadcast to every word (the AVX-512 {1to16} operand).
 DATA one<>+0(SB)/4, $1
 GLOBL one<>(SB), RODATA|NOPTR, $4
-
-// prime_mx2<>: XXH3's PRIME_MX2.
-DATA prime_mx2<>+0(SB)/8, $0x9FB21C651E98DF25
-GLOBL prime_mx2<>(SB), RODATA|NOPTR, $8
 
 // ones<>: eight 32-bit 1s (split256's e).
 DATA ones<>+0(SB)/8, $0x0000000100000001
@@ -66,30 +61,6 @@ GLOBL ones<>(SB), RODATA|NOPTR, $32
 	ADDQ $8, BX \
 	XORQ BX, AX \
 	IMULQ R8, AX \
-	MOVQ AX, BX \
-	SHRQ $28, BX \
-	XORQ BX, AX
-
-// HASH_U64_BMI2 is HASH_U64 with BMI2's rorx (the AVX-512 probes: the
-// library's avx512 kernel, and this package, require BMI2 with AVX-512).
-// Measured in the AVX2 entries on Zen 3 (ContainsU64, paired rounds against
-// HASH_U64): this form took 1.07-1.10x the time, and the same with the
-// multiplier in a register (MOVQ $PRIME_MX2, R8) was level (0.985-1.00), so
-// the memory operand, not rorx, is what costs there. The AVX-512 entries
-// keep this form until it is measured on an AVX-512 CPU.
-#define HASH_U64_BMI2 \
-	RORXQ $32, AX, AX \
-	XORQ State_Bitflip(DI), AX \
-	RORXQ $15, AX, BX \
-	RORXQ $40, AX, CX \
-	XORQ BX, AX \
-	XORQ CX, AX \
-	IMULQ prime_mx2<>(SB), AX \
-	MOVQ AX, BX \
-	SHRQ $35, BX \
-	ADDQ $8, BX \
-	XORQ BX, AX \
-	IMULQ prime_mx2<>(SB), AX \
 	MOVQ AX, BX \
 	SHRQ $28, BX \
 	XORQ BX, AX
@@ -414,176 +385,6 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	VPTESTMD Y19, Y19, K2 \
 	KORTESTB K2, K2
 
-// func Block512ContainsAVX2(p *State, h uint64) bool
-TEXT ·Block512ContainsAVX2(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	CONTAINS512_AVX2
-	SETEQ ret+16(FP)
-	VZEROUPPER
-	RET
-
-// func Block512ContainsU64AVX2(p *State, key uint64) bool
-TEXT ·Block512ContainsU64AVX2(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ key+8(FP), AX
-	HASH_U64
-	CONTAINS512_AVX2
-	SETEQ ret+16(FP)
-	VZEROUPPER
-	RET
-
-// func Block512AddAVX2(p *State, h uint64)
-TEXT ·Block512AddAVX2(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	ADD512_AVX2
-	VZEROUPPER
-	RET
-
-// func Block512AddU64AVX2(p *State, key uint64)
-TEXT ·Block512AddU64AVX2(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), DI
-	MOVQ key+8(FP), AX
-	HASH_U64
-	ADD512_AVX2
-	VZEROUPPER
-	RET
-
-// func Block512AddNewAVX2(p *State, h uint64) bool
-TEXT ·Block512AddNewAVX2(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	ADDNEW512_AVX2
-	SETNE ret+16(FP)
-	VZEROUPPER
-	RET
-
-// func Split256ContainsAVX2(p *State, h uint64) bool
-TEXT ·Split256ContainsAVX2(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	CONTAINS256_AVX2
-	SETEQ ret+16(FP)
-	VZEROUPPER
-	RET
-
-// func Split256ContainsU64AVX2(p *State, key uint64) bool
-TEXT ·Split256ContainsU64AVX2(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ key+8(FP), AX
-	HASH_U64
-	CONTAINS256_AVX2
-	SETEQ ret+16(FP)
-	VZEROUPPER
-	RET
-
-// func Split256AddAVX2(p *State, h uint64)
-TEXT ·Split256AddAVX2(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	ADD256_AVX2
-	VZEROUPPER
-	RET
-
-// func Split256AddU64AVX2(p *State, key uint64)
-TEXT ·Split256AddU64AVX2(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), DI
-	MOVQ key+8(FP), AX
-	HASH_U64
-	ADD256_AVX2
-	VZEROUPPER
-	RET
-
-// func Split256AddNewAVX2(p *State, h uint64) bool
-TEXT ·Split256AddNewAVX2(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	ADDNEW256_AVX2
-	SETNE ret+16(FP)
-	VZEROUPPER
-	RET
-
-// func Block512ContainsAVX512(p *State, h uint64) bool
-TEXT ·Block512ContainsAVX512(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	CONTAINS512_AVX512
-	SETEQ ret+16(FP)
-	RET
-
-// func Block512ContainsU64AVX512(p *State, key uint64) bool
-TEXT ·Block512ContainsU64AVX512(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ key+8(FP), AX
-	HASH_U64_BMI2
-	CONTAINS512_AVX512
-	SETEQ ret+16(FP)
-	RET
-
-// func Block512AddAVX512(p *State, h uint64)
-TEXT ·Block512AddAVX512(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	ADD512_AVX512
-	RET
-
-// func Block512AddU64AVX512(p *State, key uint64)
-TEXT ·Block512AddU64AVX512(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), DI
-	MOVQ key+8(FP), AX
-	HASH_U64_BMI2
-	ADD512_AVX512
-	RET
-
-// func Block512AddNewAVX512(p *State, h uint64) bool
-TEXT ·Block512AddNewAVX512(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	ADDNEW512_AVX512
-	SETNE ret+16(FP)
-	RET
-
-// func Split256ContainsAVX512(p *State, h uint64) bool
-TEXT ·Split256ContainsAVX512(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	CONTAINS256_AVX512
-	SETEQ ret+16(FP)
-	RET
-
-// func Split256ContainsU64AVX512(p *State, key uint64) bool
-TEXT ·Split256ContainsU64AVX512(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ key+8(FP), AX
-	HASH_U64_BMI2
-	CONTAINS256_AVX512
-	SETEQ ret+16(FP)
-	RET
-
-// func Split256AddAVX512(p *State, h uint64)
-TEXT ·Split256AddAVX512(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	ADD256_AVX512
-	RET
-
-// func Split256AddU64AVX512(p *State, key uint64)
-TEXT ·Split256AddU64AVX512(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), DI
-	MOVQ key+8(FP), AX
-	HASH_U64_BMI2
-	ADD256_AVX512
-	RET
-
-// func Split256AddNewAVX512(p *State, h uint64) bool
-TEXT ·Split256AddNewAVX512(SB), NOSPLIT, $0-17
-	MOVQ p+0(FP), DI
-	MOVQ h+8(FP), AX
-	ADDNEW256_AVX512
-	SETNE ret+16(FP)
-	RET
-
 // ---- One call per key: the U64 entries (a 64-bit key, hashed here) and the
 // Hash entries (a byte key's hash, computed in Go) ----
 //
@@ -644,7 +445,7 @@ inGo:
 TEXT ·FloorU64(SB), NOSPLIT, $0-17
 	MOVQ p+0(FP), DI
 	MOVQ key+8(FP), AX
-	HASH_U64_BMI2
+	HASH_U64
 	BLOCK(6)
 	MOVL (BX), CX
 	ANDL AX, CX
