@@ -832,6 +832,16 @@ static void avx2_add_one(const bloomsimd_geometry *g, uint64_t hash)
         avx2_insert_key(block, key, 0);
 }
 
+AVX2_INLINE bool avx2_add_new_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    char *block = (char *)(uintptr_t)avx2_block_of(g, hash);
+    avx2_key key;
+    avx2_bit_counts((uint32_t)hash, &key.c0, &key.c1);
+    avx2_select_lanes(bloomsimd_word_select(g, hash), &key.e0, &key.e1);
+    if (g->concurrent) return avx2_insert_new_key(block, key, 1);
+    return avx2_insert_new_key(block, key, 0);
+}
+
 /* ---------------------------------------------------------------------------
  * Set operations: whole bit arrays, 32 bytes at a time.
  * ------------------------------------------------------------------------ */

@@ -604,6 +604,17 @@ static bool avx512_contains_one(const bloomsimd_geometry *g, uint64_t hash)
     return _ktestc_mask16_u8(_mm512_mask_test_epi32_mask(words, bits, v), words);
 }
 
+AVX512_INLINE bool avx512_add_new_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    __m512i bits = avx512_one_bits(hash, avx512_one_words(g, hash));
+    uint32_t *block = bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks));
+    if (g->concurrent) return avx512_or_atomic(block, avx512_load_racy(block), bits, 1) != 0;
+    __m512i v = _mm512_load_si512((const void *)block);
+    _mm512_store_si512((void *)block, _mm512_or_si512(v, bits));
+    __m512i missing = _mm512_andnot_si512(v, bits);
+    return _mm512_test_epi32_mask(missing, missing) != 0;
+}
+
 /* ---- set operations ---------------------------------------------------- */
 
 /* dst op= src over whole zmm; a masked tail for nwords % 8. */

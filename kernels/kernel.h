@@ -76,6 +76,8 @@ typedef struct bloomsimd_geometry {
     bool concurrent;           /* inserts must use atomic ORs (BLOOMSIMD_CONCURRENT) */
     uint32_t layout;           /* BLOOMSIMD_LAYOUT_BLOCK512 (layout.h) or _SPLIT256 (layout_split256.h) */
     uint32_t hash_id;          /* BLOOMSIMD_HASH_XXH3, _PARQUET_XXH64 or _MUM */
+    uint64_t *items;           /* the filter's count of new keys (bloomsimd_info.items), which the
+                                  single-key insert-and-report-new adds to (src/single_key.c points it) */
 } bloomsimd_geometry;
 
 /*
@@ -124,7 +126,31 @@ typedef struct bloomsimd_single_key {
     /* an already-hashed key (byte keys; Parquet's XXH64) */
     bloomsimd_status (*add_hash)(const bloomsimd_geometry *g, uint64_t hash);
     bool (*contains_hash)(const bloomsimd_geometry *g, uint64_t hash);
+    /* insert and report new, by the same three hashes: *was_new (if not
+     * NULL) is whether a bit of the key was missing (the layout's or_report
+     * rule), and a new key is counted in *g->items */
+    bloomsimd_status (*add_new_u64)(const bloomsimd_geometry *g, uint64_t key, bool *was_new);
+    bloomsimd_status (*add_new_u64_mum)(const bloomsimd_geometry *g, uint64_t key, bool *was_new);
+    bloomsimd_status (*add_new_hash)(const bloomsimd_geometry *g, uint64_t hash, bool *was_new);
 } bloomsimd_single_key;
+
+/* The end of a single-key insert-and-report-new: count the key if it was new
+ * and report it. No branch on `fresh` for a plain filter: once the filter is
+ * out of the caches, whether a key is new is known only when its block
+ * arrives, and a mispredicted branch there discards the calls the core had
+ * started meanwhile (their cache misses no longer overlap). */
+static inline bloomsimd_status bloomsimd_single_key_new(const bloomsimd_geometry *g, bool fresh, bool *was_new)
+{
+    if (g->concurrent) {
+        if (fresh) __atomic_fetch_add(g->items, 1, __ATOMIC_RELAXED);
+    } else {
+        uint64_t one_if_new = fresh;
+        __asm__("" : "+r"(one_if_new)); /* else gcc turns the add back into a branch */
+        *g->items += one_if_new;
+    }
+    if (was_new) *was_new = fresh;
+    return BLOOMSIMD_OK;
+}
 
 /* The slot of `layout` in a kernel's single[] (0 block512, 1 split256). */
 #define BLOOMSIMD_LAYOUT_SLOTS 2u

@@ -316,6 +316,14 @@ static bool neon_contains_one(const bloomsimd_geometry *g, uint64_t hash)
     return block512_simd_test(bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks)), &m, false);
 }
 
+NEON_INLINE bool neon_add_new_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    block512_simd_mask m = block512_simd_mask_of(g->select, hash);
+    uint32_t *block = bloomsimd_block_ptr(g, bloomsimd_block_index(hash, g->nblocks));
+    if (g->concurrent) return block512_simd_or_report(block, &m, true);
+    return block512_simd_or_report(block, &m, false);
+}
+
 /* ---- set operations --------------------------------------------------------- */
 
 static void neon_union_words(uint64_t *dst, const uint64_t *src, size_t nwords)

@@ -141,6 +141,11 @@ static bool scalar_contains_one(const bloomsimd_geometry *g, uint64_t hash)
     return bloomsimd_scalar_contains_hash(g, hash);
 }
 
+static bool scalar_add_new_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return bloomsimd_scalar_add_new_hash(g, hash);
+}
+
 static void scalar_hash_keys(const bloomsimd_xxh3_params *p, const bloomsimd_keys *keys, size_t first, size_t count,
                              uint64_t *hashes)
 {

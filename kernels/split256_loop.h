@@ -26,7 +26,8 @@
  * lookups on a concurrent filter pass concurrent = 1 to the test hooks). The header defines the batch entries
  * split256_simd_add_hashes, _add_u64, _contains_hashes, _contains_u64,
  * _add_new_hashes, _add_new_u64, _touch_u64 and _touch_hashes for
- * BLOOMSIMD_BY_LAYOUT(P, split256_simd); the single-key entries
+ * BLOOMSIMD_BY_LAYOUT(P, split256_simd), and the single-key insert-and-
+ * report-new split256_simd_add_new_one; the single-key entries
  * split256_simd_add_one / _contains_one are the kernel's own.
  *
  * Pipeline (the block512 kernels' shape): keys are staged DISTANCE keys
@@ -362,6 +363,16 @@ static size_t split256_simd_add_new_hashes(const bloomsimd_geometry *g, const ui
 static size_t split256_simd_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n, uint8_t *out)
 {
     return split256_loop_insert(g, keys, n, 1, SPLIT256_INSERT_NEW, out);
+}
+
+/* One key, inserted and reported new (kernels/single_key.h): the kernel's
+ * or_report hook on its block, with no pipeline around it. */
+SPLIT256_INLINE bool split256_simd_add_new_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    char *block = (char *)(void *)g->words +
+                  bloomsimd_split256_block_index(hash, g->nblocks) * BLOOMSIMD_SPLIT256_BLOCK_BYTES;
+    if (g->concurrent) return split256_simd_or_report(block, hash, 1);
+    return split256_simd_or_report(block, hash, 0);
 }
 
 static inline uint64_t split256_simd_touch_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)

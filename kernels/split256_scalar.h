@@ -119,6 +119,11 @@ static inline bool split256_scalar_contains_one(const bloomsimd_geometry *g, uin
     return bloomsimd_split256_contains_hash(g, hash);
 }
 
+static inline bool split256_scalar_add_new_one(const bloomsimd_geometry *g, uint64_t hash)
+{
+    return bloomsimd_split256_add_new_hash(g, hash);
+}
+
 static inline uint64_t split256_scalar_touch_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)
 {
     return split256_scalar_run(g, keys, n, 1, SPLIT256_SCALAR_TOUCH, BLOOMSIMD_HITS_BYTES, NULL);

@@ -61,6 +61,12 @@ static bloomsimd_status refuse_write(const bloomsimd_geometry *g, uint64_t key_o
     return bloomsimd_check_writable(filter_of(g));
 }
 
+static bloomsimd_status refuse_add_new(const bloomsimd_geometry *g, uint64_t key_or_hash, bool *was_new)
+{
+    if (was_new) *was_new = false;
+    return refuse_write(g, key_or_hash);
+}
+
 /* ---- Parquet filters: XXH64 of the key, then the kernel's probe ---- */
 static bloomsimd_status parquet_add_u64(const bloomsimd_geometry *g, uint64_t key)
 {
@@ -70,6 +76,11 @@ static bloomsimd_status parquet_add_u64(const bloomsimd_geometry *g, uint64_t ke
 static bool parquet_contains_u64(const bloomsimd_geometry *g, uint64_t key)
 {
     return kernel_entries(filter_of(g))->contains_hash(g, bloomsimd_xxh64_u64(key));
+}
+
+static bloomsimd_status parquet_add_new_u64(const bloomsimd_geometry *g, uint64_t key, bool *was_new)
+{
+    return kernel_entries(filter_of(g))->add_new_hash(g, bloomsimd_xxh64_u64(key), was_new);
 }
 
 /* ---- scalable filters and windows: the layers' own paths ---- */
@@ -94,25 +105,48 @@ static bool layered_contains_u64(const bloomsimd_geometry *g, uint64_t key)
     return layered_contains_hash(g, bloomsimd_key_hash_u64(filter_of(g), key));
 }
 
+/* the layers count a new key in the layer it lands in */
+static bloomsimd_status layered_add_new_hash(const bloomsimd_geometry *g, uint64_t hash, bool *was_new)
+{
+    uint8_t fresh = 0;
+    size_t counted;
+    bloomsimd_status st = bloomsimd_layered_insert(filter_of(g), &hash, false, 1, &fresh, &counted, true);
+    if (was_new) *was_new = fresh != 0;
+    return st;
+}
+
+static bloomsimd_status layered_add_new_u64(const bloomsimd_geometry *g, uint64_t key, bool *was_new)
+{
+    return layered_add_new_hash(g, bloomsimd_key_hash_u64(filter_of(g), key), was_new);
+}
+
 void bloomsimd_bind_single_key(bloomsimd_filter *f)
 {
     bloomsimd_single_key s = *kernel_entries(f);
     if (f->geometry.hash_id == BLOOMSIMD_HASH_MUM) {
         s.add_u64 = s.add_u64_mum;
         s.contains_u64 = s.contains_u64_mum;
+        s.add_new_u64 = s.add_new_u64_mum;
     }
     if (bloomsimd_is_parquet(f)) {
         s.add_u64 = parquet_add_u64;
         s.contains_u64 = parquet_contains_u64;
+        s.add_new_u64 = parquet_add_new_u64;
     }
     if (f->layers) {
         s = (bloomsimd_single_key){.add_u64 = layered_add_u64,
                                    .contains_u64 = layered_contains_u64,
                                    .add_hash = layered_add_hash,
-                                   .contains_hash = layered_contains_hash};
+                                   .contains_hash = layered_contains_hash,
+                                   .add_new_u64 = layered_add_new_u64,
+                                   .add_new_hash = layered_add_new_hash};
     }
-    if (f->read_only) s.add_u64 = s.add_hash = refuse_write;
+    if (f->read_only) {
+        s.add_u64 = s.add_hash = refuse_write;
+        s.add_new_u64 = s.add_new_hash = refuse_add_new;
+    }
     f->single = s;
+    f->geometry.items = &f->items;
     f->inl = inline_view(f);
 }
 

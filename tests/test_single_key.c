@@ -1,6 +1,7 @@
 /*
  * test_single_key.c — the single-key calls (bloomsimd_add_u64, _contains_u64,
- * _add, _contains) against the batched calls of the scalar reference, on this
+ * _add, _contains, _add_new_u64, _add_new) against the batched calls of the
+ * scalar reference, on this
  * run's kernel, for every layout, every k of block512, plain and concurrent
  * filters, Parquet filters, scalable filters and windows, read-only mappings
  * and Parquet views. A filter binds its single-key functions when it is made
@@ -112,6 +113,94 @@ static void check_bytes(bloomsimd_options o, const char *what)
         cr_assert_eq(bloomsimd_contains(f, ptrs[i], lens[i]), want[i] != 0, "%s: byte key %zu", what, i);
     bloomsimd_destroy(f);
     bloomsimd_destroy(ref);
+}
+
+/* Insert-and-report-new one key at a time on this kernel == one batch of
+ * the same keys on scalar: each key's report, the bits and the count of new
+ * keys. A quarter of the keys come again (the first time is new, the repeat
+ * is not), so a report that is always yes or always no fails here. */
+static void check_add_new_u64(bloomsimd_options o, const char *what)
+{
+    bloomsimd_filter *f = made(o, test_kernel()), *ref = made(o, "scalar");
+    enum { N = KEYS + KEYS / 4 };
+    uint64_t *fresh = test_keys(KEYS, 21), seq[N];
+    for (size_t i = 0; i < N; i++) seq[i] = i < KEYS ? fresh[i] : fresh[(i * 7) % KEYS];
+    uint8_t want[N];
+    size_t want_new;
+    cr_assert_eq(bloomsimd_add_new_batch_u64(ref, seq, N, want, &want_new), BLOOMSIMD_OK);
+    size_t got_new = 0;
+    for (size_t i = 0; i < N; i++) {
+        bool was_new = !want[i]; /* the opposite of the answer: the call must write it */
+        cr_assert_eq(bloomsimd_add_new_u64(f, seq[i], &was_new), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
+        cr_assert_eq(was_new, want[i] != 0, "%s: key %zu reported %s one at a time, %s in a batch", what, i,
+                     was_new ? "new" : "seen", want[i] ? "new" : "seen");
+        got_new += was_new;
+    }
+    cr_assert_gt(want_new, KEYS / 2, "%s: the keys were new", what);
+    cr_assert_lt(want_new, N, "%s: the repeats were seen", what);
+    cr_assert_eq(bloomsimd_add_new_u64(f, seq[0], NULL), BLOOMSIMD_OK, "%s: no report wanted", what);
+    assert_same_bits(f, ref, what);
+    bloomsimd_info a, b;
+    bloomsimd_get_info(f, &a);
+    bloomsimd_get_info(ref, &b);
+    cr_assert_eq(got_new, want_new, "%s", what);
+    cr_assert_eq(a.items, b.items, "%s: %llu keys counted new one at a time, %llu in a batch", what,
+                 (unsigned long long)a.items, (unsigned long long)b.items);
+    free(fresh);
+    bloomsimd_destroy(f);
+    bloomsimd_destroy(ref);
+}
+
+/* The same for byte keys (bloomsimd_add_new against bloomsimd_add_new_batch). */
+static void check_add_new_bytes(bloomsimd_options o, const char *what)
+{
+    bloomsimd_filter *f = made(o, test_kernel()), *ref = made(o, "scalar");
+    enum { N = 1500 };
+    static uint8_t data[N][24];
+    static const void *ptrs[N];
+    static size_t lens[N];
+    uint64_t s = 13;
+    for (size_t i = 0; i < N; i++) {
+        for (size_t j = 0; j < 24; j++) data[i][j] = (uint8_t)test_splitmix64(&s);
+        ptrs[i] = i < 1200 ? data[i] : data[i % 300]; /* the last 300 repeat keys */
+        lens[i] = i < 1200 ? i % 25 : (i % 300) % 25;
+    }
+    uint8_t want[N];
+    size_t want_new;
+    cr_assert_eq(bloomsimd_add_new_batch(ref, ptrs, lens, N, want, &want_new), BLOOMSIMD_OK);
+    for (size_t i = 0; i < N; i++) {
+        bool was_new = !want[i];
+        cr_assert_eq(bloomsimd_add_new(f, ptrs[i], lens[i], &was_new), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
+        cr_assert_eq(was_new, want[i] != 0, "%s: byte key %zu", what, i);
+    }
+    cr_assert(want_new > 0 && want_new < N, "%s: %zu of %d new", what, want_new, N);
+    assert_same_bits(f, ref, what);
+    bloomsimd_info a, b;
+    bloomsimd_get_info(f, &a);
+    bloomsimd_get_info(ref, &b);
+    cr_assert_eq(a.items, b.items, "%s: items", what);
+    bloomsimd_destroy(f);
+    bloomsimd_destroy(ref);
+}
+
+Test(single_key, add_new_every_layout_hash_and_concurrency)
+{
+    const uint32_t hashes[] = {0, BLOOMSIMD_U64_MUM};
+    for (int concurrent = 0; concurrent < 2; concurrent++)
+        for (size_t h = 0; h < 2; h++)
+            for (uint32_t k = 0; k <= 16; k++) {
+                bloomsimd_options o = {.capacity = KEYS, .fpr = 0.01, .k = k, .seed = 31 + k,
+                                       .layout = k ? BLOOMSIMD_LAYOUT_BLOCK512 : BLOOMSIMD_LAYOUT_SPLIT256,
+                                       .flags = hashes[h] | (concurrent ? BLOOMSIMD_CONCURRENT : 0)};
+                char what[80];
+                snprintf(what, sizeof what, "add_new %s k=%u%s%s", k ? "block512" : "split256", k ? k : 8,
+                         h ? " mum" : "", concurrent ? " concurrent" : "");
+                check_add_new_u64(o, what);
+                if (h == 0 && (k == 0 || k == 6)) check_add_new_bytes(o, what);
+            }
+    bloomsimd_options pq = {.capacity = KEYS, .fpr = 0.01, .flags = BLOOMSIMD_PARQUET};
+    check_add_new_u64(pq, "add_new parquet");
+    check_add_new_bytes(pq, "add_new parquet");
 }
 
 Test(single_key, u64_block512_every_k_plain_and_concurrent)

@@ -15,8 +15,11 @@
  * the caches, as a column scan feeds them) in calls of CHUNK keys (default
  * 4096), a fresh stretch of the stream each round; inserts stream the KEYS
  * keys into the cleared filter. Thread CPU time. AB_LAYOUT=2|3 sets the
- * layout (default: the kernel's); AB_OPS=lookup,insert,add_new,hashes picks
- * the operations (hashes = hash a chunk, then contains_hashes).
+ * layout (default: the kernel's); AB_OPS=lookup,insert,add_new,hashes,
+ * single_add,single_new picks the operations (hashes = hash a chunk, then
+ * contains_hashes; single_add and single_new = one bloomsimd_add_u64 or
+ * bloomsimd_add_new_u64 call per key, the KEYS keys into the cleared filter,
+ * as a dedup loop makes them).
  */
 #include <bloomsimd.h>
 
@@ -39,6 +42,8 @@ typedef struct lib {
     bloomsimd_status (*add_new_batch_u64)(bloomsimd_filter *, const uint64_t *, size_t, uint8_t *, size_t *);
     void (*hash_batch_u64)(const bloomsimd_filter *, const uint64_t *, size_t, uint64_t *);
     size_t (*contains_hashes)(const bloomsimd_filter *, const uint64_t *, size_t, uint8_t *);
+    bloomsimd_status (*add_u64)(bloomsimd_filter *, uint64_t);
+    bloomsimd_status (*add_new_u64)(bloomsimd_filter *, uint64_t, bool *);
     const char *(*last_error)(void);
     bloomsimd_filter *f;
 } lib;
@@ -70,6 +75,8 @@ static void lib_open(lib *l, const char *path)
     *(void **)&l->hash_batch_u64 = must(l->handle, "bloomsimd_hash_batch_u64");
     *(void **)&l->contains_hashes = must(l->handle, "bloomsimd_contains_hashes");
     *(void **)&l->last_error = must(l->handle, "bloomsimd_last_error");
+    *(void **)&l->add_u64 = must(l->handle, "bloomsimd_add_u64");
+    *(void **)&l->add_new_u64 = must(l->handle, "bloomsimd_add_new_u64");
 }
 
 static uint64_t *keys, *stream, *hbuf;
@@ -77,8 +84,8 @@ static uint8_t *out;
 static size_t nkeys, nstream, chunk, round_keys;
 static volatile size_t sink;
 
-enum { OP_LOOKUP, OP_INSERT, OP_ADD_NEW, OP_HASHES, OP_COUNT };
-static const char *op_names[OP_COUNT] = {"lookup", "insert", "add_new", "hashes"};
+enum { OP_LOOKUP, OP_INSERT, OP_ADD_NEW, OP_HASHES, OP_SINGLE_ADD, OP_SINGLE_NEW, OP_COUNT };
+static const char *op_names[OP_COUNT] = {"lookup", "insert", "add_new", "hashes", "single_add", "single_new"};
 
 /* ns per key of one timed pass of `op` on l, over keys [start, start + count) of its input. */
 static double timed(lib *l, int op, size_t start)
@@ -86,8 +93,22 @@ static double timed(lib *l, int op, size_t start)
     const uint64_t *src = op == OP_LOOKUP || op == OP_HASHES ? stream : keys;
     size_t total = op == OP_LOOKUP || op == OP_HASHES ? nstream : nkeys;
     size_t count = op == OP_LOOKUP || op == OP_HASHES ? round_keys : nkeys;
-    if (op == OP_INSERT || op == OP_ADD_NEW) l->clear(l->f);
+    if (op != OP_LOOKUP && op != OP_HASHES) l->clear(l->f);
     double t = harness_cpu_seconds();
+    if (op == OP_SINGLE_ADD) {
+        for (size_t i = 0; i < count; i++) l->add_u64(l->f, src[i]);
+        return (harness_cpu_seconds() - t) / (double)count * 1e9;
+    }
+    if (op == OP_SINGLE_NEW) {
+        size_t fresh = 0;
+        for (size_t i = 0; i < count; i++) {
+            bool was_new;
+            l->add_new_u64(l->f, src[i], &was_new);
+            fresh += was_new;
+        }
+        sink += fresh;
+        return (harness_cpu_seconds() - t) / (double)count * 1e9;
+    }
     for (size_t done = 0; done < count;) {
         size_t pos = (start + done) % total;
         size_t c = count - done < chunk ? count - done : chunk;
@@ -144,7 +165,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    bool want[OP_COUNT] = {true, true, false, false};
+    bool want[OP_COUNT] = {true, true, false, false, false, false};
     const char *ops = getenv("AB_OPS");
     if (ops) {
         for (int op = 0; op < OP_COUNT; op++) want[op] = strstr(ops, op_names[op]) != NULL;
