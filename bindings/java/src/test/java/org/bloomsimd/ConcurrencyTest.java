@@ -16,6 +16,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Concurrent filters: no put is lost, whatever the interleaving, and readers never miss a finished put. */
 class ConcurrencyTest {
@@ -71,6 +73,50 @@ class ConcurrencyTest {
             byte[] got = bytesOf(f, dir);
             assertArrayEquals(java.util.Arrays.copyOfRange(expected, 4096, expected.length),
                     java.util.Arrays.copyOfRange(got, 4096, got.length));
+        }
+    }
+
+    /**
+     * The same race through single puts (the library's one-key insert-and-report-new: atomic ORs on
+     * the bits, an atomic add to the filter's count of new keys): on both layouts, every key is new
+     * for at least one thread, and the filter counts exactly the keys the threads were told are new.
+     */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void sameNewKeyIsNewForAtLeastOneThreadOfSinglePuts(Layout layout) throws Exception {
+        long[] keys = keys(50_000);
+        // a filter for 20x the keys: a key whose bits other keys already set (no thread told) is rare
+        try (BloomFilter f = BloomFilter.builder().expectedInsertions(20L * keys.length).fpp(0.001).seed(7)
+                .layout(layout).concurrent(true).build()) {
+            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+            CyclicBarrier start = new CyclicBarrier(THREADS);
+            List<Future<boolean[]>> results = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    boolean[] told = new boolean[keys.length];
+                    for (int i = 0; i < keys.length; i++) {
+                        told[i] = f.put(keys[i]);
+                    }
+                    return told;
+                }));
+            }
+            int[] news = new int[keys.length];
+            long told = 0;
+            for (Future<boolean[]> r : results) {
+                boolean[] b = r.get();
+                for (int i = 0; i < b.length; i++) {
+                    news[i] += b[i] ? 1 : 0;
+                    told += b[i] ? 1 : 0;
+                }
+            }
+            pool.shutdown();
+            int never = 0;
+            for (int n : news) {
+                never += n == 0 ? 1 : 0;
+            }
+            assertTrue(never <= 3, "keys no thread was told are new: " + never);
+            assertEquals(told, f.readInfo(null)[8], "keys counted new against keys told new");
         }
     }
 

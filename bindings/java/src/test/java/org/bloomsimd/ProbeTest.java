@@ -2,7 +2,9 @@ package org.bloomsimd;
 
 import static org.bloomsimd.TestSupport.keys;
 import static org.bloomsimd.TestSupport.probes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -119,6 +121,67 @@ class ProbeTest {
                 .kernel(kernel).concurrent(concurrent).seed(k * 7919L).u64Hash(U64Hash.MUM).build()) {
             assertEquals(U64Hash.MUM, f.u64Hash());
             fillAndAgreeLiveMappedLoaded(f, kernel, "mum.bsf");
+        }
+    }
+
+    static Stream<Arguments> putCases() {
+        List<Arguments> a = new ArrayList<>();
+        for (String kernel : TestSupport.kernels()) {
+            for (U64Hash hash : U64Hash.values()) {
+                for (boolean concurrent : new boolean[] {false, true}) {
+                    for (int k = 1; k <= 16; k++) {
+                        a.add(Arguments.of(kernel, Layout.BLOCK512, k, concurrent, hash));
+                    }
+                    a.add(Arguments.of(kernel, Layout.SPLIT256, 8, concurrent, hash));
+                }
+            }
+        }
+        return a.stream();
+    }
+
+    /**
+     * put(long), one key a call, is the library's batch insert-and-report-new: the same report for
+     * every key (a quarter of them repeats, so both answers occur), the same bytes saved (bits and
+     * the header's count of new keys).
+     */
+    @ParameterizedTest(name = "put {0} {1} k={2} concurrent={3} {4}")
+    @MethodSource("putCases")
+    void javaPutIsTheLibrarys(String kernel, Layout layout, int k, boolean concurrent, U64Hash hash)
+            throws Exception {
+        long[] fresh = keys(3000);
+        long[] seq = new long[4000];
+        for (int i = 0; i < seq.length; i++) {
+            seq[i] = i < fresh.length ? fresh[i] : fresh[(i * 7) % fresh.length];
+        }
+        BloomFilter.Builder b = BloomFilter.builder().expectedInsertions(2000).fpp(0.05).hashFunctions(k)
+                .layout(layout).kernel(kernel).concurrent(concurrent).seed(k * 31L).u64Hash(hash);
+        try (BloomFilter f = b.build(); BloomFilter ref = b.build()) {
+            boolean[] want = ref.putNew(seq);
+            int told = 0;
+            for (int i = 0; i < seq.length; i++) {
+                assertEquals(want[i], f.put(seq[i]), "key " + i);
+                told += want[i] ? 1 : 0;
+            }
+            assertTrue(told > 1000 && told < seq.length, "new keys " + told);
+            assertEquals(ref.readInfo(null)[8], f.readInfo(null)[8], "keys counted new");
+            assertEquals(told, f.readInfo(null)[8]);
+            assertArrayEquals(TestSupport.bytesOf(ref, dir), TestSupport.bytesOf(f, dir));
+        }
+    }
+
+    /** A read-only mapping refuses put, and still answers in Java. */
+    @Test
+    void mappedFilterPutIsRefused() throws Exception {
+        Path file = dir.resolve("ro.bsf");
+        try (BloomFilter f = BloomFilter.create(1000, 0.01)) {
+            f.put(1L);
+            f.save(file);
+        }
+        try (BloomFilter m = BloomFilter.map(file)) {
+            assertTrue(m.probesInJava());
+            BloomFilterException e = assertThrows(BloomFilterException.class, () -> m.put(2L));
+            assertEquals(Status.READ_ONLY, e.status());
+            assertTrue(m.mightContain(1L));
         }
     }
 
