@@ -55,6 +55,14 @@ static inline uint64_t test_block_bits(uint32_t layout)
  * stream. Caller frees. */
 uint64_t *test_keys(size_t n, uint64_t stream);
 
+/* Calls check(o, what) for every geometry the single-key and few-key suites
+ * compare with the pipeline: split256, and block512 at k = k_step, 2 k_step,
+ * .. up to 16; 64-bit keys hashed by XXH3 and by mum; plain and concurrent
+ * filters. o has the given capacity and fpr, and seed + k (split256: k = 0);
+ * `what` names the case for the assertions. */
+void test_each_geometry(uint64_t capacity, double fpr, uint64_t seed, uint32_t k_step,
+                        void (*check)(bloomsimd_options o, const char *what));
+
 /* A filter on this run's kernel; the test fails if creation fails. */
 bloomsimd_filter *test_filter(const bloomsimd_options *o);
 

@@ -44,3 +44,20 @@ uint64_t *test_keys(size_t n, uint64_t stream)
     for (size_t i = 0; i < n; i++) keys[i] = test_key(stream, i);
     return keys;
 }
+
+void test_each_geometry(uint64_t capacity, double fpr, uint64_t seed, uint32_t k_step,
+                        void (*check)(bloomsimd_options o, const char *what))
+{
+    const uint32_t hashes[] = {BLOOMSIMD_U64_XXH3, BLOOMSIMD_U64_MUM};
+    for (int concurrent = 0; concurrent < 2; concurrent++)
+        for (size_t h = 0; h < 2; h++)
+            for (uint32_t k = 0; k <= 16; k += k_step) { /* 0: split256 (k = 8); the rest block512 */
+                bloomsimd_options o = {.capacity = capacity, .fpr = fpr, .k = k, .seed = seed + k,
+                                       .layout = k ? BLOOMSIMD_LAYOUT_BLOCK512 : BLOOMSIMD_LAYOUT_SPLIT256,
+                                       .flags = hashes[h] | (concurrent ? BLOOMSIMD_CONCURRENT : 0)};
+                char what[80];
+                snprintf(what, sizeof what, "%s k=%u%s%s", k ? "block512" : "split256", k ? k : 8,
+                         h ? " mum" : "", concurrent ? " concurrent" : "");
+                check(o, what);
+            }
+}

@@ -47,6 +47,21 @@ static void assert_same_filter(const bloomsimd_filter *a, const bloomsimd_filter
     for (size_t first = 0, step_ = 1, count = 0;                                                                    \
          first < (n) && ((count = step_ < (n) - first ? step_ : (n) - first), 1); first += count, step_ = step_ % 7 + 1)
 
+/* Insert-and-report-new of n keys (or hashes) in few-key batches; the count of new ones. */
+static size_t add_new_few(bloomsimd_filter *f, const uint64_t *src, size_t n, bool hashed, uint8_t *out)
+{
+    size_t total = 0;
+    FOR_FEW(n, i, c)
+    {
+        size_t fresh;
+        bloomsimd_status st = hashed ? bloomsimd_add_new_hashes(f, src + i, c, out + i, &fresh)
+                                     : bloomsimd_add_new_batch_u64(f, src + i, c, out + i, &fresh);
+        cr_assert_eq(st, BLOOMSIMD_OK, "%s", bloomsimd_last_error());
+        total += fresh;
+    }
+    return total;
+}
+
 static void check(bloomsimd_options o, const char *what)
 {
     bloomsimd_filter *few = made(o), *one = made(o), *few_new = made(o), *one_new = made(o);
@@ -95,27 +110,16 @@ static void check(bloomsimd_options o, const char *what)
 
     /* insert-and-report-new, 64-bit keys and hashes */
     uint8_t *want_new = malloc(nseq), *got_new = malloc(nseq);
-    size_t want_count, got_count = 0;
+    size_t want_count, got_count;
     cr_assert_eq(bloomsimd_add_new_batch_u64(one_new, seq, nseq, want_new, &want_count), BLOOMSIMD_OK);
     cr_assert(want_count > KEYS / 2 && want_count < nseq, "%s: %zu new", what, want_count);
-    FOR_FEW(nseq, i, c)
-    {
-        size_t fresh;
-        cr_assert_eq(bloomsimd_add_new_batch_u64(few_new, seq + i, c, got_new + i, &fresh), BLOOMSIMD_OK);
-        got_count += fresh;
-    }
+    got_count = add_new_few(few_new, seq, nseq, false, got_new);
     cr_assert_eq(got_count, want_count, "%s", what);
     cr_assert(memcmp(got_new, want_new, nseq) == 0, "%s: new-key reports", what);
     uint64_t *seq_hashes = malloc(nseq * sizeof *seq_hashes);
     bloomsimd_hash_batch_u64(one_new, seq, nseq, seq_hashes);
     cr_assert_eq(bloomsimd_add_new_hashes(one_new, seq_hashes, nseq, want_new, &want_count), BLOOMSIMD_OK);
-    got_count = 0;
-    FOR_FEW(nseq, i, c)
-    {
-        size_t fresh;
-        cr_assert_eq(bloomsimd_add_new_hashes(few_new, seq_hashes + i, c, got_new + i, &fresh), BLOOMSIMD_OK);
-        got_count += fresh;
-    }
+    got_count = add_new_few(few_new, seq_hashes, nseq, true, got_new);
     cr_assert_eq(got_count, want_count, "%s: hashes, already inserted", what);
     cr_assert(memcmp(got_new, want_new, nseq) == 0, "%s: new-key reports of hashes", what);
     assert_same_filter(few_new, one_new, what);
@@ -127,18 +131,7 @@ static void check(bloomsimd_options o, const char *what)
 
 Test(few_keys, every_layout_hash_and_concurrency)
 {
-    const uint32_t hashes[] = {0, BLOOMSIMD_U64_MUM};
-    for (int concurrent = 0; concurrent < 2; concurrent++)
-        for (size_t h = 0; h < 2; h++)
-            for (uint32_t k = 0; k <= 16; k += 3) { /* 0: split256; 3, 6, .., 15: block512 */
-                bloomsimd_options o = {.capacity = KEYS, .fpr = 0.05, .k = k, .seed = 70 + k,
-                                       .layout = k ? BLOOMSIMD_LAYOUT_BLOCK512 : BLOOMSIMD_LAYOUT_SPLIT256,
-                                       .flags = hashes[h] | (concurrent ? BLOOMSIMD_CONCURRENT : 0)};
-                char what[80];
-                snprintf(what, sizeof what, "%s k=%u%s%s", k ? "block512" : "split256", k ? k : 8,
-                         h ? " mum" : "", concurrent ? " concurrent" : "");
-                check(o, what);
-            }
+    test_each_geometry(KEYS, 0.05, 70, 3, check);
     bloomsimd_options pq = {.capacity = KEYS, .fpr = 0.05, .flags = BLOOMSIMD_PARQUET};
     check(pq, "parquet");
 }

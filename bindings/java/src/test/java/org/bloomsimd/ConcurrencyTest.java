@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,6 +29,25 @@ class ConcurrencyTest {
     private static BloomFilter concurrent(boolean concurrent) {
         return BloomFilter.builder().expectedInsertions(N).fpp(0.01).seed(5).layout(Layout.BLOCK512)
                 .concurrent(concurrent).build();
+    }
+
+    /** Runs body on THREADS threads released together; their results, in thread order. */
+    private static List<boolean[]> race(Callable<boolean[]> body) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        CyclicBarrier start = new CyclicBarrier(THREADS);
+        List<Future<boolean[]>> running = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            running.add(pool.submit(() -> {
+                start.await();
+                return body.call();
+            }));
+        }
+        List<boolean[]> results = new ArrayList<>();
+        for (Future<boolean[]> r : running) {
+            results.add(r.get());
+        }
+        pool.shutdown();
+        return results;
     }
 
     @Test
@@ -88,29 +108,21 @@ class ConcurrencyTest {
         // a filter for 20x the keys: a key whose bits other keys already set (no thread told) is rare
         try (BloomFilter f = BloomFilter.builder().expectedInsertions(20L * keys.length).fpp(0.001).seed(7)
                 .layout(layout).concurrent(true).build()) {
-            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-            CyclicBarrier start = new CyclicBarrier(THREADS);
-            List<Future<boolean[]>> results = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                results.add(pool.submit(() -> {
-                    start.await();
-                    boolean[] told = new boolean[keys.length];
-                    for (int i = 0; i < keys.length; i++) {
-                        told[i] = f.put(keys[i]);
-                    }
-                    return told;
-                }));
-            }
+            List<boolean[]> results = race(() -> {
+                boolean[] told = new boolean[keys.length];
+                for (int i = 0; i < keys.length; i++) {
+                    told[i] = f.put(keys[i]);
+                }
+                return told;
+            });
             int[] news = new int[keys.length];
             long told = 0;
-            for (Future<boolean[]> r : results) {
-                boolean[] b = r.get();
+            for (boolean[] b : results) {
                 for (int i = 0; i < b.length; i++) {
                     news[i] += b[i] ? 1 : 0;
                     told += b[i] ? 1 : 0;
                 }
             }
-            pool.shutdown();
             int never = 0;
             for (int n : news) {
                 never += n == 0 ? 1 : 0;
@@ -124,23 +136,12 @@ class ConcurrencyTest {
     void sameNewKeyIsNewForAtLeastOneThread() throws Exception {
         long[] keys = keys(50_000);
         try (BloomFilter f = concurrent(true)) {
-            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-            CyclicBarrier start = new CyclicBarrier(THREADS);
-            List<Future<boolean[]>> results = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                results.add(pool.submit(() -> {
-                    start.await();
-                    return f.putNew(keys);
-                }));
-            }
             int[] news = new int[keys.length];
-            for (Future<boolean[]> r : results) {
-                boolean[] b = r.get();
+            for (boolean[] b : race(() -> f.putNew(keys))) {
                 for (int i = 0; i < b.length; i++) {
                     news[i] += b[i] ? 1 : 0;
                 }
             }
-            pool.shutdown();
             int reportedNever = 0;
             try (BloomFilter serial = concurrent(false)) {
                 boolean[] serialNew = serial.putNew(keys);
