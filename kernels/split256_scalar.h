@@ -146,12 +146,18 @@ static inline uint64_t split256_scalar_touch_u64(const bloomsimd_geometry *g, co
  */
 #define BLOOMSIMD_FEW_KEYS 8u
 
-/* The XXH3 hash of the i-th of keys (which may be under-aligned). */
+/* The i-th of keys or hashes, which may be under-aligned. */
+static inline uint64_t bloomsimd_few_load(const uint64_t *src, size_t i)
+{
+    uint64_t v;
+    memcpy(&v, src + i, sizeof v);
+    return v;
+}
+
+/* The XXH3 hash of the i-th of keys. */
 static inline uint64_t bloomsimd_few_key_hash(const bloomsimd_geometry *g, const uint64_t *keys, size_t i)
 {
-    uint64_t key;
-    memcpy(&key, keys + i, sizeof key);
-    return bloomsimd_xxh3_u64(key, g->hash_bitflip);
+    return bloomsimd_xxh3_u64(bloomsimd_few_load(keys, i), g->hash_bitflip);
 }
 
 #define BLOOMSIMD_FEW_ADD(P, S, g, n, HASH_I)                                                                     \
@@ -195,7 +201,7 @@ static inline uint64_t bloomsimd_few_key_hash(const bloomsimd_geometry *g, const
     static void P##_by_layout_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)             \
     {                                                                                                               \
         if (n < BLOOMSIMD_FEW_KEYS) {                                                                               \
-            BLOOMSIMD_FEW_ADD(P, S, g, n, hashes[i]);                                                               \
+            BLOOMSIMD_FEW_ADD(P, S, g, n, bloomsimd_few_load(hashes, i));                                           \
             return;                                                                                                 \
         }                                                                                                           \
         if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256)                                                                 \
@@ -217,7 +223,7 @@ static inline uint64_t bloomsimd_few_key_hash(const bloomsimd_geometry *g, const
     static size_t P##_by_layout_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,      \
                                                 bloomsimd_hit_form form, void *out)                                 \
     {                                                                                                               \
-        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_CONTAINS(P, S, g, n, hashes[i], form, out);                       \
+        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_CONTAINS(P, S, g, n, bloomsimd_few_load(hashes, i), form, out);   \
         if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_contains_hashes(g, hashes, n, form, out);            \
         return P##_contains_hashes(g, hashes, n, form, out);                                                        \
     }                                                                                                               \
@@ -231,7 +237,7 @@ static inline uint64_t bloomsimd_few_key_hash(const bloomsimd_geometry *g, const
     static size_t P##_by_layout_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,       \
                                                uint8_t *out)                                                        \
     {                                                                                                               \
-        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_ADD_NEW(P, S, g, n, hashes[i], out);                              \
+        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_ADD_NEW(P, S, g, n, bloomsimd_few_load(hashes, i), out);          \
         if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_add_new_hashes(g, hashes, n, out);                   \
         return P##_add_new_hashes(g, hashes, n, out);                                                               \
     }                                                                                                               \
