@@ -160,37 +160,29 @@ static inline uint64_t bloomsimd_few_key_hash(const bloomsimd_geometry *g, const
     return bloomsimd_xxh3_u64(bloomsimd_few_load(keys, i), g->hash_bitflip);
 }
 
-#define BLOOMSIMD_FEW_ADD(P, S, g, n, HASH_I)                                                                     \
+/* The few-key loops: HASH_I is the i-th key's hash; each key takes P_by_layout_*_one. */
+#define BLOOMSIMD_FEW_ADD(P, g, n, HASH_I)                                                                          \
     do {                                                                                                            \
-        for (size_t i = 0; i < (n); i++) {                                                                          \
-            if ((g)->layout == BLOOMSIMD_LAYOUT_SPLIT256)                                                           \
-                S##_add_one((g), (HASH_I));                                                                         \
-            else                                                                                                    \
-                P##_add_one((g), (HASH_I));                                                                         \
-        }                                                                                                           \
+        for (size_t i = 0; i < (n); i++) P##_by_layout_add_one((g), (HASH_I));                                      \
     } while (0)
 
-#define BLOOMSIMD_FEW_CONTAINS(P, S, g, n, HASH_I, form, out)                                                     \
+#define BLOOMSIMD_FEW_CONTAINS(P, g, n, HASH_I, form, out)                                                          \
     do {                                                                                                            \
         bloomsimd_hit_form few_form = (out) ? (form) : BLOOMSIMD_HITS_BYTES;                                        \
         size_t few_hits = 0;                                                                                        \
         if (out) bloomsimd_hits_begin(few_form, (out), (n));                                                        \
         for (size_t i = 0; i < (n); i++) {                                                                          \
-            uint64_t few_h = (HASH_I);                                                                              \
-            uint8_t hit = (g)->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? S##_contains_one((g), few_h)                   \
-                                                                   : P##_contains_one((g), few_h);                  \
+            uint8_t hit = P##_by_layout_contains_one((g), (HASH_I));                                                \
             bloomsimd_hit_put(few_form, (out), i, &few_hits, hit);                                                  \
         }                                                                                                           \
         return few_hits;                                                                                            \
     } while (0)
 
-#define BLOOMSIMD_FEW_ADD_NEW(P, S, g, n, HASH_I, out)                                                            \
+#define BLOOMSIMD_FEW_ADD_NEW(P, g, n, HASH_I, out)                                                                 \
     do {                                                                                                            \
         size_t few_fresh = 0;                                                                                       \
         for (size_t i = 0; i < (n); i++) {                                                                          \
-            uint64_t few_h = (HASH_I);                                                                              \
-            uint8_t is_new = (g)->layout == BLOOMSIMD_LAYOUT_SPLIT256 ? S##_add_new_one((g), few_h)                \
-                                                                      : P##_add_new_one((g), few_h);               \
+            uint8_t is_new = P##_by_layout_add_new_one((g), (HASH_I));                                              \
             if (out) (out)[i] = is_new;                                                                             \
             few_fresh += is_new;                                                                                    \
         }                                                                                                           \
@@ -198,56 +190,6 @@ static inline uint64_t bloomsimd_few_key_hash(const bloomsimd_geometry *g, const
     } while (0)
 
 #define BLOOMSIMD_BY_LAYOUT(P, S)                                                                                   \
-    static void P##_by_layout_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)             \
-    {                                                                                                               \
-        if (n < BLOOMSIMD_FEW_KEYS) {                                                                               \
-            BLOOMSIMD_FEW_ADD(P, S, g, n, bloomsimd_few_load(hashes, i));                                           \
-            return;                                                                                                 \
-        }                                                                                                           \
-        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256)                                                                 \
-            S##_add_hashes(g, hashes, n);                                                                           \
-        else                                                                                                        \
-            P##_add_hashes(g, hashes, n);                                                                           \
-    }                                                                                                               \
-    static void P##_by_layout_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)                  \
-    {                                                                                                               \
-        if (n < BLOOMSIMD_FEW_KEYS) {                                                                               \
-            BLOOMSIMD_FEW_ADD(P, S, g, n, bloomsimd_few_key_hash(g, keys, i));                                      \
-            return;                                                                                                 \
-        }                                                                                                           \
-        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256)                                                                 \
-            S##_add_u64(g, keys, n);                                                                                \
-        else                                                                                                        \
-            P##_add_u64(g, keys, n);                                                                                \
-    }                                                                                                               \
-    static size_t P##_by_layout_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,      \
-                                                bloomsimd_hit_form form, void *out)                                 \
-    {                                                                                                               \
-        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_CONTAINS(P, S, g, n, bloomsimd_few_load(hashes, i), form, out);   \
-        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_contains_hashes(g, hashes, n, form, out);            \
-        return P##_contains_hashes(g, hashes, n, form, out);                                                        \
-    }                                                                                                               \
-    static size_t P##_by_layout_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n,           \
-                                             bloomsimd_hit_form form, void *out)                                    \
-    {                                                                                                               \
-        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_CONTAINS(P, S, g, n, bloomsimd_few_key_hash(g, keys, i), form, out); \
-        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_contains_u64(g, keys, n, form, out);                 \
-        return P##_contains_u64(g, keys, n, form, out);                                                             \
-    }                                                                                                               \
-    static size_t P##_by_layout_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,       \
-                                               uint8_t *out)                                                        \
-    {                                                                                                               \
-        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_ADD_NEW(P, S, g, n, bloomsimd_few_load(hashes, i), out);          \
-        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_add_new_hashes(g, hashes, n, out);                   \
-        return P##_add_new_hashes(g, hashes, n, out);                                                               \
-    }                                                                                                               \
-    static size_t P##_by_layout_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n,            \
-                                            uint8_t *out)                                                           \
-    {                                                                                                               \
-        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_ADD_NEW(P, S, g, n, bloomsimd_few_key_hash(g, keys, i), out);     \
-        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_add_new_u64(g, keys, n, out);                        \
-        return P##_add_new_u64(g, keys, n, out);                                                                    \
-    }                                                                                                               \
     static void P##_by_layout_add_one(const bloomsimd_geometry *g, uint64_t hash)                                   \
     {                                                                                                               \
         if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256)                                                                 \
@@ -259,6 +201,61 @@ static inline uint64_t bloomsimd_few_key_hash(const bloomsimd_geometry *g, const
     {                                                                                                               \
         if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_contains_one(g, hash);                               \
         return P##_contains_one(g, hash);                                                                           \
+    }                                                                                                               \
+    static bool P##_by_layout_add_new_one(const bloomsimd_geometry *g, uint64_t hash)                               \
+    {                                                                                                               \
+        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_add_new_one(g, hash);                                \
+        return P##_add_new_one(g, hash);                                                                            \
+    }                                                                                                               \
+    static void P##_by_layout_add_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n)             \
+    {                                                                                                               \
+        if (n < BLOOMSIMD_FEW_KEYS) {                                                                               \
+            BLOOMSIMD_FEW_ADD(P, g, n, bloomsimd_few_load(hashes, i));                                              \
+            return;                                                                                                 \
+        }                                                                                                           \
+        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256)                                                                 \
+            S##_add_hashes(g, hashes, n);                                                                           \
+        else                                                                                                        \
+            P##_add_hashes(g, hashes, n);                                                                           \
+    }                                                                                                               \
+    static void P##_by_layout_add_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n)                  \
+    {                                                                                                               \
+        if (n < BLOOMSIMD_FEW_KEYS) {                                                                               \
+            BLOOMSIMD_FEW_ADD(P, g, n, bloomsimd_few_key_hash(g, keys, i));                                         \
+            return;                                                                                                 \
+        }                                                                                                           \
+        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256)                                                                 \
+            S##_add_u64(g, keys, n);                                                                                \
+        else                                                                                                        \
+            P##_add_u64(g, keys, n);                                                                                \
+    }                                                                                                               \
+    static size_t P##_by_layout_contains_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,      \
+                                                bloomsimd_hit_form form, void *out)                                 \
+    {                                                                                                               \
+        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_CONTAINS(P, g, n, bloomsimd_few_load(hashes, i), form, out);      \
+        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_contains_hashes(g, hashes, n, form, out);            \
+        return P##_contains_hashes(g, hashes, n, form, out);                                                        \
+    }                                                                                                               \
+    static size_t P##_by_layout_contains_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n,           \
+                                             bloomsimd_hit_form form, void *out)                                    \
+    {                                                                                                               \
+        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_CONTAINS(P, g, n, bloomsimd_few_key_hash(g, keys, i), form, out); \
+        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_contains_u64(g, keys, n, form, out);                 \
+        return P##_contains_u64(g, keys, n, form, out);                                                             \
+    }                                                                                                               \
+    static size_t P##_by_layout_add_new_hashes(const bloomsimd_geometry *g, const uint64_t *hashes, size_t n,       \
+                                               uint8_t *out)                                                        \
+    {                                                                                                               \
+        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_ADD_NEW(P, g, n, bloomsimd_few_load(hashes, i), out);             \
+        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_add_new_hashes(g, hashes, n, out);                   \
+        return P##_add_new_hashes(g, hashes, n, out);                                                               \
+    }                                                                                                               \
+    static size_t P##_by_layout_add_new_u64(const bloomsimd_geometry *g, const uint64_t *keys, size_t n,            \
+                                            uint8_t *out)                                                           \
+    {                                                                                                               \
+        if (n < BLOOMSIMD_FEW_KEYS) BLOOMSIMD_FEW_ADD_NEW(P, g, n, bloomsimd_few_key_hash(g, keys, i), out);        \
+        if (g->layout == BLOOMSIMD_LAYOUT_SPLIT256) return S##_add_new_u64(g, keys, n, out);                        \
+        return P##_add_new_u64(g, keys, n, out);                                                                    \
     }
 
 /* The touch_u64 entry of a kernel that has one (the bench's memory floor). */
