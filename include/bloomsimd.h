@@ -119,9 +119,9 @@ BLOOMSIMD_API const char *bloomsimd_last_error(void);
  * BLOOMSIMD_LAYOUT_DEFAULT (0) means the default layout of the kernel the
  * filter runs (after options.kernel, BLOOMSIMD_KERNEL or CPUID), chosen by
  * measurement per kernel (docs/kernels/default-layout.md): SPLIT256 on
- * sse42, avx2 and neon, BLOCK512 on avx512 and scalar. So the same options
- * give a block512 filter on an AVX-512 CPU and a split256 one (6-19% more
- * bits) on an AVX2-only CPU: name the layout to get the same filter
+ * sse42, avx2, avx512 and neon, BLOCK512 on the scalar reference. So the
+ * same options give a split256 filter on any SIMD CPU and a block512 one
+ * where only the scalar kernel runs: name the layout to get the same filter
  * everywhere (BLOCK512 for the fewest bits per key). An explicit k other
  * than 0 and 8 always gets BLOCK512, the only layout with that k.
  */
@@ -237,8 +237,8 @@ typedef struct bloomsimd_filter bloomsimd_filter;
  *               (INVALID_ARGUMENT).
  *
  *   layout    BLOOMSIMD_LAYOUT_BLOCK512, BLOOMSIMD_LAYOUT_SPLIT256, or 0 for
- *             the kernel's default: SPLIT256 on sse42, avx2 and neon,
- *             BLOCK512 on avx512 and scalar (see "Block layouts" above).
+ *             the kernel's default: SPLIT256 on sse42, avx2, avx512 and
+ *             neon, BLOCK512 on scalar (see "Block layouts" above).
  *             Every layer of a layered filter has the filter's layout.
  */
 typedef struct bloomsimd_options {
@@ -1185,7 +1185,7 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_header_write(uint32_t bitset_by
  * functions, expand here to an inline probe: no call into the library and no
  * indirect jump, so a loop of them keeps its keys' hashing in registers and
  * more cache misses in flight. With -mavx512f a block512 probe is one 512-bit
- * test. A portable build (no AVX2) calls the exported functions, which run
+ * test (split256, the default, is one 256-bit test either way). A portable build (no AVX2) calls the exported functions, which run
  * the CPU's best kernel. The exported functions stay for bindings and FFI:
  * take their address, call them with the name in parentheses,
  * (bloomsimd_contains_u64)(f, key), or define BLOOMSIMD_NO_INLINE before
@@ -1321,23 +1321,13 @@ static inline void bloomsimd_inline_block512_set_(const bloomsimd_inline *v, uin
     _mm256_store_si256(b + 1, _mm256_or_si256(_mm256_load_si256(b + 1), m1));
 }
 
-/* The shape tried first: the default layout of the kernels a caller built
- * with these flags most likely runs (block512 on AVX-512, split256 on AVX2). */
-#if defined(__AVX512F__)
-#define BLOOMSIMD_INLINE_FIRST_XXH3_ BLOOMSIMD_INLINE_BLOCK512_XXH3
-#define BLOOMSIMD_INLINE_FIRST_HAS_ bloomsimd_inline_block512_has_
-#define BLOOMSIMD_INLINE_FIRST_SET_ bloomsimd_inline_block512_set_
-#define BLOOMSIMD_INLINE_OTHER_XXH3_ BLOOMSIMD_INLINE_SPLIT256_XXH3
-#define BLOOMSIMD_INLINE_OTHER_HAS_ bloomsimd_inline_split256_has_
-#define BLOOMSIMD_INLINE_OTHER_SET_ bloomsimd_inline_split256_set_
-#else
+/* The shape tried first: the default layout of every SIMD kernel, split256. */
 #define BLOOMSIMD_INLINE_FIRST_XXH3_ BLOOMSIMD_INLINE_SPLIT256_XXH3
 #define BLOOMSIMD_INLINE_FIRST_HAS_ bloomsimd_inline_split256_has_
 #define BLOOMSIMD_INLINE_FIRST_SET_ bloomsimd_inline_split256_set_
 #define BLOOMSIMD_INLINE_OTHER_XXH3_ BLOOMSIMD_INLINE_BLOCK512_XXH3
 #define BLOOMSIMD_INLINE_OTHER_HAS_ bloomsimd_inline_block512_has_
 #define BLOOMSIMD_INLINE_OTHER_SET_ bloomsimd_inline_block512_set_
-#endif
 /* The mum tag of the same layout as the XXH3 tag t (tags 1/3 and 2/4). */
 #define BLOOMSIMD_INLINE_MUM_OF_(t) ((t) + 2u)
 

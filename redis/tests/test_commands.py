@@ -266,12 +266,12 @@ def test_card(raw):
 
 def test_bfx_info_names_the_layout_of_the_kernel(raw):
     """BFX.INFO's layout is the library's name of the filter's layout: the default of the
-    kernel the server runs (block512 on scalar and avx512, split256 on sse42, avx2, neon)."""
+    kernel the server runs (block512 on scalar, split256 on sse42, avx2, avx512, neon)."""
     assert raw("BF.RESERVE", "li", "0.01", "1000", "NONSCALING") == "OK"
     flat = raw("BFX.INFO", "li")
     text = lambda v: v.decode() if isinstance(v, bytes) else v
     info = {text(flat[i]): text(flat[i + 1]) for i in range(0, len(flat), 2)}
-    want = {"scalar": "block512", "avx512": "block512", "sse42": "split256", "avx2": "split256", "neon": "split256"}
+    want = {"scalar": "block512", "avx512": "split256", "sse42": "split256", "avx2": "split256", "neon": "split256"}
     assert info["layout"] == want[info["kernel"]], info
 
 

@@ -28,7 +28,7 @@ def test_info_and_sizing_agree():
 def test_info_fields(rng):
     f = bloomsimd.Filter(10**5, 0.01, seed=9, concurrent=True)
     info = f.info
-    # no layout given: the default kernel's (block512 on scalar and avx512, split256 on sse42, avx2, neon)
+    # no layout given: the default kernel's (block512 on scalar, split256 on sse42, avx2, avx512, neon)
     assert info.capacity == 10**5 and info.seed == 9 and info.concurrent
     assert info.layout == bloomsimd.Filter.size_for(10**5, 0.01).layout
     block_bits = {"block512": 512, "split256": 256}[info.layout]
