@@ -43,9 +43,9 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dispatch.h" /* the default kernel's touch_u64, for the ceiling */
 #include "internal.h" /* the filter bytes: later kernels start from a copy */

@@ -1185,8 +1185,9 @@ BLOOMSIMD_API bloomsimd_status bloomsimd_parquet_header_write(uint32_t bitset_by
  * functions, expand here to an inline probe: no call into the library and no
  * indirect jump, so a loop of them keeps its keys' hashing in registers and
  * more cache misses in flight. With -mavx512f a block512 probe is one 512-bit
- * test (split256, the default, is one 256-bit test either way). A portable build (no AVX2) calls the exported functions, which run
- * the CPU's best kernel. The exported functions stay for bindings and FFI:
+ * test (split256, the default, is one 256-bit test either way). A portable
+ * build (no AVX2) calls the exported functions, which run the CPU's best
+ * kernel. The exported functions stay for bindings and FFI:
  * take their address, call them with the name in parentheses,
  * (bloomsimd_contains_u64)(f, key), or define BLOOMSIMD_NO_INLINE before
  * including this header.

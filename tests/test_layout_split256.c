@@ -238,8 +238,8 @@ Test(layout_split256, options_rules_k_bits_and_the_default)
 /* Which layout options.layout = 0 gives, per kernel: the measured choice of
  * docs/kernels/default-layout.md (split256 on every SIMD kernel, where one
  * 256-bit or two 128-bit registers per probe made it 1.2-1.9x faster than
- * block512 in batches; block512 on the scalar reference). A kernel not named here
- * is not checked. Every compiled kernel's table entry is checked, and every
+ * block512 in batches; block512 on the scalar reference). A kernel not named
+ * here is not checked. Every compiled kernel's table entry is checked, and every
  * kernel this CPU runs makes a filter of that layout (create_with, and
  * bloomsimd_create under BLOOMSIMD_KERNEL for this run's kernel). */
 Test(layout_split256, each_kernel_defaults_to_its_measured_layout)
