@@ -166,7 +166,7 @@ int main(int argc, char **argv)
         int best = bench_run_size(&o, &m, kernels, nk, &w, last ? after_largest : NULL, largest);
         bench_print_size(&o, &m, o.sizes[s], kernels, nk, best);
         fflush(stdout);
-        bench_peer_rounds(&o, kernels, nk, &w);
+        bench_peer_rounds(&o, &m, kernels, nk, &w);
         bench_layout_rows(&o, kernels, nk, &w);
         if (last) bench_layered_rows(&o, &w);
         bench_parquet_rows(&o, &w);

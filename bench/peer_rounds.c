@@ -19,8 +19,8 @@
  * filter's turn (bench_evict), so every filter streams them from DRAM, as a
  * column scan does, and none inherits another's: an Intel Xeon had shown a
  * fused pipeline stalling on keys from memory that pre-read keys hid.
- * A filter larger than the core's L2 is flushed too before each of its turns
- * (since 2026-12-07): on AMD Zen 5, whose L3 (32 MiB a core complex) holds
+ * A filter larger than the core's L2 (bench_machine) is flushed too before
+ * each of its turns (since 2026-12-07): on AMD Zen 5, whose L3 (32 MiB a core complex) holds
  * most of a 12 MiB filter between two turns, the filter that ran last in one
  * round and first in the next found its lines in L3 and the others did not;
  * with forward and reverse orders that favoured the two ends in alternate
@@ -45,7 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dispatch.h" /* the default kernel's touch_u64, for the ceiling */
 #include "internal.h" /* the filter bytes: later kernels start from a copy */
@@ -72,6 +71,7 @@ typedef struct round_ctx {
     const bench_options *o;
     const bench_sbbf *peer;
     uint8_t *out;
+    uint64_t l2_bytes; /* the core's L2 (bench_machine; 1 MiB if unknown): larger filters are flushed */
 } round_ctx;
 
 /* One round of one filter: `count` keys from keys[0..nkeys) starting at
@@ -115,21 +115,13 @@ static void evict_stretch(const uint64_t *keys, size_t nkeys, size_t start, size
     }
 }
 
-/* The core's L2 in bytes (CPUID through sysconf; 1 MiB if unknown): a filter
- * larger than this is flushed before each of its turns. */
-static size_t l2_bytes(void)
-{
-    long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    return v > 0 ? (size_t)v : (size_t)1 << 20;
-}
-
 /* The bit array of one filter of the rounds (a kernel's, the ceiling's copy,
  * or the peer's), flushed before its turn when it is larger than L2. */
-static void evict_filter_past_l2(const round_ctx *c, const peer_impl *p, size_t l2)
+static void evict_filter_past_l2(const round_ctx *c, const peer_impl *p)
 {
     const void *words = p->filter ? (const void *)p->filter->geometry.words : (const void *)c->peer->words;
     size_t bytes = p->filter ? bloomsimd_filter_bytes(p->filter) : (size_t)c->peer->nblocks * BENCH_SBBF_BLOCK_BYTES;
-    if (bytes > l2) bench_evict(words, bytes);
+    if (bytes > c->l2_bytes) bench_evict(words, bytes);
 }
 
 static double quantile(const double *sorted, unsigned n, double p)
@@ -183,13 +175,12 @@ static void measure(const bench_options *o, peer_impl *impl, size_t ni, const ro
     const size_t nkeys = insert ? (size_t)w->n : w->q;
     const size_t count = ROUND_KEYS < w->q ? ROUND_KEYS : w->q;
     const unsigned rounds = o->peer_rounds;
-    const size_t l2 = l2_bytes();
     for (unsigned r = 0; r <= rounds; r++) { /* round 0 is a warm-up */
         size_t start = (size_t)r * count;
         for (size_t s = 0; s < ni; s++) {
             size_t j = (r & 1u) ? ni - 1 - s : s;
             evict_stretch(keys, nkeys, start, count);
-            evict_filter_past_l2(rc, &impl[j], l2);
+            evict_filter_past_l2(rc, &impl[j]);
             double t0 = bench_clock_ns(o);
             uint64_t got = run_round(rc, &impl[j], insert, keys, nkeys, start, count);
             double t = bench_clock_ns(o) - t0;
@@ -202,7 +193,7 @@ static void measure(const bench_options *o, peer_impl *impl, size_t ni, const ro
                 peer_impl second = impl[j];
                 second.ceiling = impl[j].ceiling2;
                 evict_stretch(keys, nkeys, other, count);
-                evict_filter_past_l2(rc, &impl[j], l2);
+                evict_filter_past_l2(rc, &impl[j]);
                 t0 = bench_clock_ns(o);
                 touch_sink += run_round(rc, &second, insert, keys, nkeys, other, count);
                 double t2 = bench_clock_ns(o) - t0;
@@ -228,8 +219,8 @@ static double measure_fpr(const round_ctx *rc, const peer_impl *p, const bench_w
     return (double)run_round(rc, p, false, w->absent, w->q, 0, w->q) / (double)w->q;
 }
 
-static void one_target(const bench_options *o, const char *const *kernels, size_t nk, const bench_workload *w,
-                       double target)
+static void one_target(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nk,
+                       const bench_workload *w, double target)
 {
     const uint64_t n = w->n;
     peer_impl impl[BENCH_MAX_KERNELS + 1];
@@ -303,7 +294,7 @@ static void one_target(const bench_options *o, const char *const *kernels, size_
     bench_sbbf_add(&peer, w->inserted, (size_t)n);
     impl[ni] = (peer_impl){"sbbf", NULL, NULL, buf + ni * rounds, NULL};
     ni++;
-    round_ctx rc = {o, &peer, out};
+    round_ctx rc = {o, &peer, out, m->cache_bytes[2] ? m->cache_bytes[2] : (uint64_t)1 << 20};
 
     /* how much of each filter got transparent huge pages: a filter on 4 KiB
      * pages also misses the TLB, which would decide a DRAM-sized comparison */
@@ -364,10 +355,11 @@ done:
     free(out);
 }
 
-void bench_peer_rounds(const bench_options *o, const char *const *kernels, size_t nk, const bench_workload *w)
+void bench_peer_rounds(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nk,
+                       const bench_workload *w)
 {
     if (!o->refs || !o->peer_rounds || !o->npeer_fprs || !bench_sbbf_available(NULL)) return;
-    for (size_t i = 0; i < o->npeer_fprs; i++) one_target(o, kernels, nk, w, o->peer_fprs[i]);
+    for (size_t i = 0; i < o->npeer_fprs; i++) one_target(o, m, kernels, nk, w, o->peer_fprs[i]);
 }
 
 /* The result of `section` for (impl, op, n) at this target, or NULL. */

@@ -94,7 +94,8 @@ bool bench_paired_figures(uint64_t *n, double *quiet, double *p10, double *media
 
 /* peer_rounds.c: every kernel against the split-block peer at --peer-fpr
  * targets, paired rounds (run per size, printed once at the end) */
-void bench_peer_rounds(const bench_options *o, const char *const *kernels, size_t nk, const bench_workload *w);
+void bench_peer_rounds(const bench_options *o, const bench_machine *m, const char *const *kernels, size_t nk,
+                       const bench_workload *w);
 void bench_print_peer_rounds(const bench_options *o, const char *const *kernels, size_t nk);
 /* One paired ratio (section "vs-peer" or "vs-ceiling", op "lookup0" or
  * "insert") at size n and target FPR: false if it was not measured. */

@@ -14,28 +14,17 @@
 #include <string.h>
 
 #include "support.h"
+#include "support_samples.h"
 
 #define KEYS 2000u
 #define PROBES 6000u
 
-static bloomsimd_filter *made(bloomsimd_options o)
-{
-    o.kernel = test_kernel();
-    bloomsimd_filter *f;
-    cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
-    return f;
-}
-
+/* The serialized bytes, header included: it holds the count of new keys. */
 static void assert_same_filter(const bloomsimd_filter *a, const bloomsimd_filter *b, const char *what)
 {
-    size_t len = bloomsimd_serialized_size(a);
-    cr_assert_eq(len, bloomsimd_serialized_size(b), "%s", what);
-    uint8_t *x = malloc(len), *y = malloc(len);
-    size_t wx, wy;
-    cr_assert_eq(bloomsimd_serialize(a, x, len, &wx), BLOOMSIMD_OK);
-    cr_assert_eq(bloomsimd_serialize(b, y, len, &wy), BLOOMSIMD_OK);
-    /* the header too: it holds the count of new keys */
-    cr_assert(wx == wy && memcmp(x, y, wx) == 0, "%s: few-key batches built other bytes than one batch (kernel %s)",
+    size_t lx, ly;
+    uint8_t *x = test_serialize(a, &lx), *y = test_serialize(b, &ly);
+    cr_assert(lx == ly && memcmp(x, y, lx) == 0, "%s: few-key batches built other bytes than one batch (kernel %s)",
               what, test_kernel());
     free(x);
     free(y);
@@ -64,7 +53,8 @@ static size_t add_new_few(bloomsimd_filter *f, const uint64_t *src, size_t n, bo
 
 static void check(bloomsimd_options o, const char *what)
 {
-    bloomsimd_filter *few = made(o), *one = made(o), *few_new = made(o), *one_new = made(o);
+    bloomsimd_filter *few = test_filter(&o), *one = test_filter(&o), *few_new = test_filter(&o),
+                     *one_new = test_filter(&o);
     uint64_t *keys = test_keys(KEYS, 41), *probes = test_keys(PROBES, 42);
     /* a quarter of the keys come again, so insert-and-report-new answers both ways */
     uint64_t *seq = malloc((KEYS + KEYS / 4) * sizeof *seq);

@@ -68,9 +68,7 @@ static size_t assert_same_answers_u64(const bloomsimd_filter *f, const bloomsimd
 static bloomsimd_filter *made(bloomsimd_options o, const char *kernel)
 {
     o.kernel = kernel;
-    bloomsimd_filter *f;
-    cr_assert_eq(bloomsimd_create_with(&f, &o), BLOOMSIMD_OK, "%s", bloomsimd_last_error());
-    return f;
+    return test_filter(&o);
 }
 
 /* Single u64 inserts on this kernel == a batch on scalar, and the lookups agree. */
